@@ -1,0 +1,195 @@
+#include "report.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../shim/thread.h"
+#include "fmt.h"
+#include "tier.h"
+
+extern char *program_invocation_short_name;
+
+static struct {
+    struct timespec start; /* CLOCK_MONOTONIC */
+    time_t wall;
+    pid_t forked_from;
+} run;
+
+void place_report_mark_start(pid_t forked_from)
+{
+    clock_gettime(CLOCK_MONOTONIC, &run.start);
+    run.wall = time(NULL);
+    run.forked_from = forked_from;
+}
+
+static const char *mpi_rank(void)
+{
+    static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
+                                        "SLURM_PROCID" };
+    for (size_t k = 0; k < sizeof vars / sizeof vars[0]; k++) {
+        const char *v = getenv(vars[k]);
+        if (v && *v)
+            return v;
+    }
+    return "0";
+}
+
+int place_report_path(const char *tmpl, char *out, size_t cap)
+{
+    char scratch[PATH_MAX];
+    struct place_buf b = out ? (struct place_buf){ out, 0, cap } : PLACE_BUF(scratch);
+    if (b.cap == 0 || !*tmpl)
+        return -1;
+    b.s[0] = '\0';
+    for (const char *p = tmpl; *p; p++) {
+        if (*p != '%') {
+            place_bprintf(&b, "%c", *p);
+            continue;
+        }
+        switch (*++p) {
+        case 'p':
+            place_bprintf(&b, "%d", (int)getpid());
+            break;
+        case 'h': {
+            char host[256];
+            if (gethostname(host, sizeof host) != 0)
+                strcpy(host, "unknown-host");
+            host[sizeof host - 1] = '\0';
+            place_bprintf(&b, "%s", host);
+            break;
+        }
+        case 'r':
+            place_bprintf(&b, "%s", mpi_rank());
+            break;
+        case 't': {
+            struct tm tm;
+            gmtime_r(&run.wall, &tm);
+            place_bprintf(&b, "%04d%02d%02dT%02d%02d%02dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+                          tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+            break;
+        }
+        case '%':
+            place_bprintf(&b, "%%");
+            break;
+        default: /* an unknown token, or a lone % at the end */
+            return -1;
+        }
+    }
+    return b.len + 1 < b.cap ? 0 : -1;
+}
+
+/* The reason a report file could not be created, without strerror (which may load a
+ * message catalogue, and so allocate). */
+static const char *why(int err)
+{
+    switch (err) {
+    case EEXIST:
+        return "the file exists and libplace never overwrites one";
+    case ENOENT:
+        return "its directory does not exist";
+    case ENOTDIR:
+        return "a part of the path is not a directory";
+    case EACCES:
+    case EPERM:
+        return "permission denied";
+    case ELOOP:
+        return "it is a symbolic link";
+    case EROFS:
+        return "the file system is read-only";
+    case ENOSPC:
+        return "the disk is full";
+    case ENAMETOOLONG:
+        return "the path is too long";
+    default:
+        return strerrorname_np(err) ? strerrorname_np(err) : "unknown error";
+    }
+}
+
+static void line(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void line(int fd, const char *fmt, ...)
+{
+    char text[512];
+    struct place_buf b = PLACE_BUF(text);
+    place_bprintf(&b, "libplace: ");
+    va_list ap;
+    va_start(ap, fmt);
+    place_vbprintf(&b, fmt, ap);
+    va_end(ap);
+    place_bprintf(&b, "\n");
+    place_write_all(fd, b.s, b.len);
+}
+
+void place_report(int fd)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long long ms = (long long)(now.tv_sec - run.start.tv_sec) * 1000 +
+                   (now.tv_nsec - run.start.tv_nsec) / 1000000;
+    uint64_t threads = place_threads_seen();
+
+    if (run.forked_from)
+        line(fd, "report of pid %d (%s), forked from pid %d, %lld.%03lld s, %llu thread%s", (int)getpid(),
+             program_invocation_short_name, (int)run.forked_from, ms / 1000, ms % 1000,
+             (unsigned long long)threads, threads == 1 ? "" : "s");
+    else
+        line(fd, "report of pid %d (%s), %lld.%03lld s, %llu thread%s", (int)getpid(),
+             program_invocation_short_name, ms / 1000, ms % 1000, (unsigned long long)threads,
+             threads == 1 ? "" : "s");
+    line(fd, "%-8s %14s %14s %12s %12s", "tier", "allocations", "frees", "bytes now", "peak bytes");
+
+    struct place_counts pending = place_threads_pending();
+    for (struct place_tier *const *tp = place_tiers; *tp; tp++) {
+        struct place_tier *t = *tp;
+        struct place_snapshot s = place_stats_snapshot(&t->stats, t == &place_dram ? &pending : NULL);
+        char now_s[PLACE_SIZE_STR], peak_s[PLACE_SIZE_STR];
+        line(fd, "%-8s %14llu %14llu %12s %12s", t->name, (unsigned long long)s.allocs,
+             (unsigned long long)s.frees, place_size_str(now_s, s.bytes), place_size_str(peak_s, s.peak));
+    }
+
+    for (struct place_tier *const *tp = place_tiers; *tp; tp++) {
+        struct place_tier *t = *tp;
+        size_t total, free;
+        if (t->unavailable)
+            line(fd, "%s: unavailable: %s", t->name, t->unavailable);
+        else if (t->ops->stats(t, &total, &free) == 0) {
+            char total_s[PLACE_SIZE_STR], free_s[PLACE_SIZE_STR];
+            line(fd, "%s: %s on this machine, %s free", t->name,
+                 place_size_str(total_s, (int64_t)total), place_size_str(free_s, (int64_t)free));
+        }
+    }
+    char batch_s[PLACE_SIZE_STR];
+    line(fd, "dram counts what glibc served; its peak is exact to within %s per thread",
+         place_size_str(batch_s, PLACE_STATS_BATCH));
+}
+
+void place_report_to(const char *dest)
+{
+    if (strcmp(dest, "stderr") == 0) {
+        place_report(place_stderr_fd);
+        return;
+    }
+    char path[PATH_MAX];
+    if (place_report_path(dest, path, sizeof path) != 0) {
+        place_warn("report path '%s' does not expand to a usable path; the report follows on stderr",
+                   dest);
+        place_report(place_stderr_fd);
+        return;
+    }
+    int saved = errno;
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        place_warn("cannot create report %s: %s; the report follows on stderr", path, why(errno));
+        place_report(place_stderr_fd);
+    } else {
+        place_report(fd);
+        close(fd);
+    }
+    errno = saved;
+}

@@ -1,0 +1,49 @@
+#include "stats.h"
+
+static void raise_peak(struct place_tier_stats *s, int64_t now)
+{
+    int64_t peak = atomic_load_explicit(&s->peak, memory_order_relaxed);
+    while (now > peak &&
+           !atomic_compare_exchange_weak_explicit(&s->peak, &peak, now, memory_order_relaxed,
+                                                  memory_order_relaxed))
+        ;
+}
+
+void place_stats_add(struct place_tier_stats *s, const struct place_counts *c)
+{
+    if (c->allocs)
+        atomic_fetch_add_explicit(&s->allocs, c->allocs, memory_order_relaxed);
+    if (c->frees)
+        atomic_fetch_add_explicit(&s->frees, c->frees, memory_order_relaxed);
+    if (c->bytes) {
+        int64_t now = atomic_fetch_add_explicit(&s->bytes, c->bytes, memory_order_relaxed) + c->bytes;
+        raise_peak(s, now);
+    }
+}
+
+struct place_snapshot place_stats_snapshot(const struct place_tier_stats *s,
+                                           const struct place_counts *pending)
+{
+    struct place_snapshot snap = {
+        .allocs = atomic_load_explicit(&s->allocs, memory_order_relaxed),
+        .frees = atomic_load_explicit(&s->frees, memory_order_relaxed),
+        .bytes = atomic_load_explicit(&s->bytes, memory_order_relaxed),
+        .peak = atomic_load_explicit(&s->peak, memory_order_relaxed),
+    };
+    if (pending) {
+        snap.allocs += place_relaxed_load(&pending->allocs);
+        snap.frees += place_relaxed_load(&pending->frees);
+        snap.bytes += (int64_t)place_relaxed_load((const uint64_t *)&pending->bytes);
+    }
+    if (snap.bytes > snap.peak)
+        snap.peak = snap.bytes;
+    return snap;
+}
+
+void place_stats_restart(struct place_tier_stats *s, int64_t bytes)
+{
+    atomic_store_explicit(&s->allocs, 0, memory_order_relaxed);
+    atomic_store_explicit(&s->frees, 0, memory_order_relaxed);
+    atomic_store_explicit(&s->bytes, bytes, memory_order_relaxed);
+    atomic_store_explicit(&s->peak, bytes, memory_order_relaxed);
+}

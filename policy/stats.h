@@ -1,0 +1,57 @@
+/* Per-tier accounting.
+ *
+ * Every counter libplace keeps lives in struct place_stats, one place_tier_stats per
+ * tier; place_report() is the one function that prints them.
+ *
+ * The pass-through path (an allocation no rule placed, which glibc serves) is the hot
+ * one, so it does not touch these atomics per call: each thread counts into its own
+ * place_counts (shim/thread.h) and moves its net bytes here in batches of
+ * PLACE_STATS_BATCH, which is what keeps `peak` current. Counts that a thread has not
+ * handed over yet are added in when a snapshot is taken. */
+#ifndef PLACE_STATS_H
+#define PLACE_STATS_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+enum { PLACE_STATS_BATCH = 64 * 1024 };
+
+/* What one thread has counted and not yet handed to the shared counters. Written only by
+ * its thread, read by the reporter: relaxed atomics, which are plain moves on x86-64. */
+struct place_counts {
+    uint64_t allocs, frees;
+    int64_t bytes; /* usable bytes allocated minus usable bytes freed */
+};
+
+struct place_tier_stats {
+    _Atomic uint64_t allocs, frees;
+    _Atomic int64_t bytes, peak;
+};
+
+struct place_snapshot {
+    uint64_t allocs, frees;
+    int64_t bytes, peak;
+};
+
+/* Adds c to s and raises s->peak if the bytes in use now exceed it. */
+void place_stats_add(struct place_tier_stats *s, const struct place_counts *c);
+
+/* s as it stands, plus counts not yet handed over (pending may be NULL). */
+struct place_snapshot place_stats_snapshot(const struct place_tier_stats *s,
+                                           const struct place_counts *pending);
+
+/* A forked child starts its own counts: its heap, and so its bytes in use, are its
+ * parent's, but allocations, frees and the peak are counted from the fork. */
+void place_stats_restart(struct place_tier_stats *s, int64_t bytes);
+
+static inline uint64_t place_relaxed_load(const uint64_t *p)
+{
+    return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+static inline void place_relaxed_store(uint64_t *p, uint64_t v)
+{
+    __atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
+#endif

@@ -1,0 +1,51 @@
+/* The tier interface (DESIGN.md section 5).
+ *
+ * A tier is one kind of memory libplace can place into. Each non-default tier hands out
+ * memory from address ranges it registers with place_owner_add() (shim/owner.h), so that
+ * free() can tell its pointers from glibc's with a range test. */
+#ifndef PLACE_TIER_H
+#define PLACE_TIER_H
+
+#include <stddef.h>
+
+#include "stats.h"
+
+struct place_tier;
+
+struct place_tier_ops {
+    const char *kind; /* "dram", "hbw", ... */
+    /* required */
+    int (*init)(struct place_tier *);
+    void *(*alloc)(struct place_tier *, size_t size, size_t align); /* align 0: malloc's */
+    void (*free)(struct place_tier *, void *p, size_t usable);
+    size_t (*usable_size)(struct place_tier *, const void *p);
+    int (*stats)(struct place_tier *, size_t *total, size_t *free);
+    /* optional (NULL when the tier has nothing to offer) */
+    size_t (*reclaim)(struct place_tier *, size_t want); /* release cached memory */
+    int (*verify)(struct place_tier *, const void *p, size_t n); /* pages where they belong */
+};
+
+struct place_tier {
+    const char *name;
+    const struct place_tier_ops *ops;
+    const char *unavailable; /* NULL, or why this machine cannot offer the tier */
+    struct place_tier_stats stats;
+};
+
+/* The default tier: glibc's allocator. Allocations no rule places are counted here. */
+extern struct place_tier place_dram;
+
+/* The tiers in report order, NULL-terminated. */
+extern struct place_tier *const place_tiers[];
+
+/* free() and realloc() of a pointer tier t placed (the shim found it in t's ranges).
+ * realloc keeps the block when it still fits and otherwise moves it within t, with
+ * glibc's semantics: size 0 frees and returns NULL; on failure errno is ENOMEM and p
+ * is left as it was. */
+void place_tier_free(struct place_tier *t, void *p);
+void *place_tier_realloc(struct place_tier *t, void *p, size_t size);
+
+/* Initialises every tier; one that fails says why in its `unavailable`. */
+void place_tiers_init(void);
+
+#endif

@@ -1,0 +1,56 @@
+/* dram: glibc's allocator, the tier every chain can end in.
+ *
+ * It owns no address range: a pointer no other tier claims is glibc's, and the shim hands
+ * it straight to glibc. These operations serve rules that name dram explicitly. */
+#include <unistd.h>
+
+#include "../../shim/glibc.h"
+#include "../tier.h"
+
+static int dram_init(struct place_tier *t)
+{
+    (void)t;
+    return 0;
+}
+
+static void *dram_alloc(struct place_tier *t, size_t size, size_t align)
+{
+    (void)t;
+    return align <= _Alignof(max_align_t) ? __libc_malloc(size) : __libc_memalign(align, size);
+}
+
+static void dram_free(struct place_tier *t, void *p, size_t usable)
+{
+    (void)t;
+    (void)usable;
+    __libc_free(p);
+}
+
+static size_t dram_usable_size(struct place_tier *t, const void *p)
+{
+    (void)t;
+    return place_glibc_usable(p);
+}
+
+static int dram_stats(struct place_tier *t, size_t *total, size_t *free)
+{
+    (void)t;
+    long pages = sysconf(_SC_PHYS_PAGES), avail = sysconf(_SC_AVPHYS_PAGES);
+    long page = sysconf(_SC_PAGESIZE);
+    if (pages < 0 || avail < 0 || page < 0)
+        return -1;
+    *total = (size_t)pages * (size_t)page;
+    *free = (size_t)avail * (size_t)page;
+    return 0;
+}
+
+static const struct place_tier_ops dram_ops = {
+    .kind = "dram",
+    .init = dram_init,
+    .alloc = dram_alloc,
+    .free = dram_free,
+    .usable_size = dram_usable_size,
+    .stats = dram_stats,
+};
+
+struct place_tier place_dram = { .name = "dram", .ops = &dram_ops };

@@ -1,0 +1,28 @@
+/* free and malloc_usable_size: the ownership test first, then glibc. */
+#include <stdlib.h>
+
+#include "export.h"
+#include "glibc.h"
+#include "owner.h"
+#include "thread.h"
+
+PLACE_EXPORT void free(void *p)
+{
+    if (!p)
+        return;
+    struct place_tier *t = place_owner(p);
+    if (__builtin_expect(t != NULL, 0)) {
+        place_tier_free(t, p);
+        return;
+    }
+    place_count(0, 1, -(int64_t)place_glibc_usable(p));
+    __libc_free(p);
+}
+
+PLACE_EXPORT size_t malloc_usable_size(void *p)
+{
+    if (!p)
+        return 0;
+    struct place_tier *t = place_owner(p);
+    return t ? t->ops->usable_size(t, p) : place_glibc_usable(p);
+}

@@ -1,0 +1,59 @@
+/* Start, fork and exit.
+ *
+ * Allocations that arrive before the constructor (from ld.so and libc's initialisers)
+ * are served by glibc and counted by their thread; the thread registers on its first
+ * count after the constructor, so nothing counted is lost. */
+#include <pthread.h>
+#include <unistd.h>
+
+#include "../config/options.h"
+#include "../policy/fmt.h"
+#include "../policy/report.h"
+#include "../policy/tier.h"
+#include "owner.h"
+#include "thread.h"
+
+extern char **environ;
+
+static void prefork(void)
+{
+    place_owner_prefork();
+    place_threads_prefork();
+}
+
+static void postfork_parent(void)
+{
+    place_threads_postfork_parent();
+    place_owner_postfork();
+}
+
+static void postfork_child(void)
+{
+    place_threads_postfork_child();
+    place_owner_postfork();
+    place_report_mark_start(getppid());
+}
+
+/* Runs before the program's constructors: libplace is preloaded, and it needs nothing
+ * but libc. pthread_atfork allocates, hence the guard. */
+__attribute__((constructor)) static void place_init(void)
+{
+    uint8_t was = place_guard_enter();
+    place_report_mark_start(0);
+    place_options_read(environ);
+    if (place_options.report && !place_options.untouched)
+        place_keep_stderr();
+    place_tiers_init();
+    pthread_atfork(prefork, postfork_parent, postfork_child);
+    place_threads_start();
+    place_guard_leave(was);
+}
+
+/* ld.so runs this after the program's atexit handlers and C++ static destructors (libplace
+ * was initialised before them), so their frees are counted; stdio is flushed later still,
+ * and nothing here touches it. */
+__attribute__((destructor)) static void place_fini(void)
+{
+    if (place_options.report && !place_options.untouched)
+        place_report_to(place_options.report);
+}

@@ -1,0 +1,38 @@
+/* realloc and reallocarray. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "export.h"
+#include "glibc.h"
+#include "owner.h"
+#include "thread.h"
+
+PLACE_EXPORT void *realloc(void *p, size_t size)
+{
+    if (p) {
+        struct place_tier *t = place_owner(p);
+        if (__builtin_expect(t != NULL, 0))
+            return place_tier_realloc(t, p, size);
+    }
+    size_t old = p ? place_glibc_usable(p) : 0;
+    void *q = __libc_realloc(p, size);
+    if (q)
+        /* a moved or resized block counts as the old one freed and a new one allocated,
+         * so allocations minus frees is always the number of live blocks */
+        place_count(1, p != NULL, (int64_t)place_glibc_usable(q) - (int64_t)old);
+    else if (p && size == 0)
+        place_count(0, 1, -(int64_t)old); /* glibc's realloc(p, 0) frees p */
+    return q;
+}
+
+/* glibc's is GLIBC_PRIVATE (__libc_reallocarray), so the same check is made here:
+ * overflow is ENOMEM and leaves p untouched. */
+PLACE_EXPORT void *reallocarray(void *p, size_t nmemb, size_t size)
+{
+    size_t bytes;
+    if (__builtin_mul_overflow(nmemb, size, &bytes)) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return realloc(p, bytes);
+}
