@@ -1,7 +1,7 @@
 /* malloc, calloc and the aligned family.
  *
- * No rule places anything yet, so every call is glibc's, counted against the dram tier
- * on the way out. Failures are glibc's too: errno is whatever glibc set (ENOMEM), and
+ * No rule places anything yet, so every call is glibc's: a tail call when nobody asked
+ * for counts, otherwise counted against the dram tier on the way out. Failures are glibc's too: errno is whatever glibc set (ENOMEM), and
  * on success nothing here touches it. */
 #include <errno.h>
 #include <stdlib.h>
@@ -19,17 +19,23 @@ static inline void *counted(void *p)
 
 PLACE_EXPORT void *malloc(size_t size)
 {
+    if (!place_counting)
+        return __libc_malloc(size);
     return counted(__libc_malloc(size));
 }
 
 /* glibc checks nmemb * size for overflow (ENOMEM) and skips clearing fresh mmapped memory. */
 PLACE_EXPORT void *calloc(size_t nmemb, size_t size)
 {
+    if (!place_counting)
+        return __libc_calloc(nmemb, size);
     return counted(__libc_calloc(nmemb, size));
 }
 
 PLACE_EXPORT void *memalign(size_t align, size_t size)
 {
+    if (!place_counting)
+        return __libc_memalign(align, size);
     return counted(__libc_memalign(align, size));
 }
 
@@ -38,16 +44,22 @@ PLACE_EXPORT void *memalign(size_t align, size_t size)
  * with EINVAL; libplace follows the glibc it runs on here. */
 PLACE_EXPORT void *aligned_alloc(size_t align, size_t size)
 {
+    if (!place_counting)
+        return __libc_memalign(align, size);
     return counted(__libc_memalign(align, size));
 }
 
 PLACE_EXPORT void *valloc(size_t size)
 {
+    if (!place_counting)
+        return __libc_valloc(size);
     return counted(__libc_valloc(size));
 }
 
 PLACE_EXPORT void *pvalloc(size_t size)
 {
+    if (!place_counting)
+        return __libc_pvalloc(size);
     return counted(__libc_pvalloc(size));
 }
 
@@ -61,6 +73,6 @@ PLACE_EXPORT int posix_memalign(void **out, size_t align, size_t size)
     void *p = __libc_memalign(align, size);
     if (!p)
         return ENOMEM;
-    *out = counted(p);
+    *out = place_counting ? counted(p) : p;
     return 0;
 }

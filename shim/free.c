@@ -15,7 +15,8 @@ PLACE_EXPORT void free(void *p)
         place_tier_free(t, p);
         return;
     }
-    place_count(0, 1, -(int64_t)place_glibc_usable(p));
+    if (place_counting)
+        place_count(0, 1, -(int64_t)place_glibc_usable(p));
     __libc_free(p);
 }
 

@@ -28,10 +28,10 @@ void *__libc_pvalloc(size_t size);
  * The caller guarantees p is a live pointer from glibc's allocator. */
 static inline size_t place_glibc_usable(const void *p)
 {
-    enum { PREV_INUSE = 1, IS_MMAPPED = 2, NON_MAIN_ARENA = 4, WORD = sizeof(size_t) };
+    enum { FLAGS = 7, IS_MMAPPED = 2, WORD = sizeof(size_t) };
     size_t head = ((const size_t *)p)[-1];
-    size_t chunk = head & ~(size_t)(PREV_INUSE | IS_MMAPPED | NON_MAIN_ARENA);
-    return chunk - ((head & IS_MMAPPED) ? 2 * WORD : WORD);
+    /* (head & IS_MMAPPED) * 4 is one more WORD for an mmapped chunk, without a branch */
+    return (head & ~(size_t)FLAGS) - WORD - (head & IS_MMAPPED) * (WORD / IS_MMAPPED);
 }
 
 #endif

@@ -41,11 +41,12 @@ __attribute__((constructor)) static void place_init(void)
     uint8_t was = place_guard_enter();
     place_report_mark_start(0);
     place_options_read(environ);
-    if (place_options.report && !place_options.untouched)
+    bool reporting = place_options.report && !place_options.untouched;
+    if (reporting)
         place_keep_stderr();
     place_tiers_init();
     pthread_atfork(prefork, postfork_parent, postfork_child);
-    place_threads_start();
+    place_threads_start(reporting);
     place_guard_leave(was);
 }
 
@@ -54,6 +55,6 @@ __attribute__((constructor)) static void place_init(void)
  * and nothing here touches it. */
 __attribute__((destructor)) static void place_fini(void)
 {
-    if (place_options.report && !place_options.untouched)
+    if (place_counting)
         place_report_to(place_options.report);
 }

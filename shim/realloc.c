@@ -14,6 +14,8 @@ PLACE_EXPORT void *realloc(void *p, size_t size)
         if (__builtin_expect(t != NULL, 0))
             return place_tier_realloc(t, p, size);
     }
+    if (!place_counting)
+        return __libc_realloc(p, size);
     size_t old = p ? place_glibc_usable(p) : 0;
     void *q = __libc_realloc(p, size);
     if (q)

@@ -14,6 +14,8 @@ static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct place_thread *registry;
 static uint64_t threads_seen;
 
+bool place_counting = true;
+
 static pthread_key_t exit_key;
 static bool ready;
 
@@ -108,8 +110,9 @@ void place_guard_leave(uint8_t was)
                                           : 0;
 }
 
-void place_threads_start(void)
+void place_threads_start(bool counting)
 {
+    place_counting = counting;
     pthread_key_create(&exit_key, thread_exit);
     __atomic_store_n(&ready, true, __ATOMIC_RELEASE);
 }

@@ -1,0 +1,119 @@
+/* malloc/free microbenchmark: prints the mean cost of one malloc/free pair.
+ *
+ *   mallocbench mixed|small THREADS [PAIRS_PER_THREAD]
+ *
+ * mixed: 4096 live objects per thread, each step frees a random one and allocates a new
+ *        one of a log-uniform size in 16 B..64 KiB.
+ * small: batches of 64 allocations of 16..256 B, then their frees, the pattern of
+ *        short-lived small objects.
+ * Sizes and slots are drawn before the clock starts, so only the allocator is timed. */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { LIVE = 4096, BATCH = 64, DRAWS = 1 << 16 };
+
+struct job {
+    int mixed;
+    long pairs;
+    uint32_t seed;
+    size_t sizes[DRAWS];
+    uint32_t slots[DRAWS];
+    unsigned long sink;
+};
+
+static uint32_t next(uint32_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 17;
+    *s ^= *s << 5;
+    return *s;
+}
+
+static void draw(struct job *j)
+{
+    for (int k = 0; k < DRAWS; k++) {
+        if (j->mixed) { /* log-uniform: 2^(4 + 12u) bytes, u uniform in [0, 1) */
+            int bits = 4 + (int)(next(&j->seed) % 12);
+            j->sizes[k] = ((size_t)1 << bits) + next(&j->seed) % ((size_t)1 << bits);
+        } else {
+            j->sizes[k] = 16 + next(&j->seed) % 241;
+        }
+        j->slots[k] = next(&j->seed) % LIVE;
+    }
+}
+
+static void *run(void *arg)
+{
+    struct job *j = arg;
+    unsigned long sink = 0;
+    if (j->mixed) {
+        void **live = calloc(LIVE, sizeof *live);
+        for (int k = 0; k < LIVE; k++)
+            live[k] = malloc(j->sizes[k]);
+        for (long n = 0; n < j->pairs; n++) {
+            uint32_t slot = j->slots[n & (DRAWS - 1)];
+            free(live[slot]);
+            char *p = malloc(j->sizes[(n + 7) & (DRAWS - 1)]);
+            p[0] = (char)n;
+            live[slot] = p;
+            sink += (uintptr_t)p & 0xff;
+        }
+        for (int k = 0; k < LIVE; k++)
+            free(live[k]);
+        free(live);
+    } else {
+        void *batch[BATCH];
+        for (long n = 0; n < j->pairs; n += BATCH) {
+            for (int k = 0; k < BATCH; k++) {
+                char *p = malloc(j->sizes[(n + k) & (DRAWS - 1)]);
+                p[0] = (char)k;
+                batch[k] = p;
+            }
+            for (int k = 0; k < BATCH; k++) {
+                sink += (unsigned char)((char *)batch[k])[0];
+                free(batch[k]);
+            }
+        }
+    }
+    j->sink = sink;
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3 || (strcmp(argv[1], "mixed") != 0 && strcmp(argv[1], "small") != 0)) {
+        fprintf(stderr, "usage: %s mixed|small THREADS [PAIRS_PER_THREAD]\n", argv[0]);
+        return 2;
+    }
+    int threads = atoi(argv[2]);
+    long pairs = argc > 3 ? atol(argv[3]) : 20000000;
+    if (threads < 1 || threads > 64 || pairs < BATCH) {
+        fprintf(stderr, "mallocbench: THREADS must be 1..64 and PAIRS at least %d\n", BATCH);
+        return 2;
+    }
+    struct job *jobs = calloc((size_t)threads, sizeof *jobs);
+    pthread_t *tids = calloc((size_t)threads, sizeof *tids);
+    for (int t = 0; t < threads; t++) {
+        jobs[t] = (struct job){ .mixed = argv[1][0] == 'm', .pairs = pairs, .seed = 2463534242u + t };
+        draw(&jobs[t]);
+    }
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    for (int t = 0; t < threads; t++)
+        pthread_create(&tids[t], NULL, run, &jobs[t]);
+    unsigned long sink = 0;
+    for (int t = 0; t < threads; t++) {
+        pthread_join(tids[t], NULL);
+        sink += jobs[t].sink;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    double ns = ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / (double)pairs;
+    printf("%s threads=%d pairs=%ld ns_per_pair=%.3f (%lu)\n", argv[1], threads, pairs, ns, sink % 10);
+    free(jobs);
+    free(tids);
+    return 0;
+}
