@@ -55,6 +55,6 @@ __attribute__((constructor)) static void place_init(void)
  * and nothing here touches it. */
 __attribute__((destructor)) static void place_fini(void)
 {
-    if (place_counting)
+    if (place_options.report && !place_options.untouched)
         place_report_to(place_options.report);
 }

@@ -1,0 +1,89 @@
+/* LIBPLACE_* parsing and the report path template. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../config/options.h"
+#include "../../policy/fmt.h"
+#include "../../policy/report.h"
+#include "check.h"
+
+/* Reads env (NULL-terminated) and returns what libplace said on its stderr. */
+static const char *read_env(char **env)
+{
+    static char said[4096];
+    int fds[2];
+    CHECK(pipe(fds) == 0);
+    int saved = place_stderr_fd;
+    place_stderr_fd = fds[1];
+    place_options = (struct place_options){ 0 };
+    place_options_read(env);
+    place_stderr_fd = saved;
+    close(fds[1]);
+    ssize_t n = read(fds[0], said, sizeof said - 1);
+    said[n > 0 ? n : 0] = '\0';
+    close(fds[0]);
+    return said;
+}
+
+int main(void)
+{
+    char *ok[] = { "PATH=/bin", "LIBPLACE_REPORT=stderr", NULL };
+    CHECK(strcmp(read_env(ok), "") == 0);
+    CHECK(place_options.report && strcmp(place_options.report, "stderr") == 0);
+    CHECK(!place_options.untouched);
+
+    char *path[] = { "LIBPLACE_REPORT=/tmp/run-%p-%h-%r-%t-%%.txt", NULL };
+    CHECK(strcmp(read_env(path), "") == 0);
+    CHECK(place_options.report && strcmp(place_options.report, "/tmp/run-%p-%h-%r-%t-%%.txt") == 0);
+
+    const char *bad[] = { "LIBPLACE_REPORT=", "LIBPLACE_REPORT", "LIBPLACE_REPORT=a%q", "LIBPLACE_REPORT=a%",
+                          "LIBPLACE_REPORT=stdout" };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        char *env[] = { (char *)bad[k], NULL };
+        const char *said = read_env(env);
+        const char *value = strchr(bad[k], '=') ? strchr(bad[k], '=') + 1 : "";
+        char expect[256];
+        snprintf(expect, sizeof expect, "libplace: LIBPLACE_REPORT='%s' is not valid: expected stderr or a file path", value);
+        CHECK(strncmp(said, expect, strlen(expect)) == 0);
+        CHECK(strstr(said, "running the program untouched\n") != NULL);
+        CHECK(strchr(said, '\n') == said + strlen(said) - 1); /* one line */
+        CHECK(place_options.untouched);
+        CHECK(place_options.report == NULL);
+    }
+
+    char *unknown[] = { "LIBPLACE_REPROT=stderr", NULL };
+    const char *said = read_env(unknown);
+    CHECK(strcmp(said, "libplace: LIBPLACE_REPROT is not a libplace variable and is ignored "
+                       "(known: LIBPLACE_REPORT)\n") == 0);
+    CHECK(!place_options.untouched);
+
+    /* the template */
+    char out[4096], want[4096], host[256];
+    gethostname(host, sizeof host);
+    unsetenv("OMPI_COMM_WORLD_RANK");
+    unsetenv("PMI_RANK");
+    unsetenv("PMIX_RANK");
+    unsetenv("SLURM_PROCID");
+    CHECK_EQ(place_report_path("r-%p-%h-%r-%%.txt", out, sizeof out), 0);
+    snprintf(want, sizeof want, "r-%d-%s-0-%%.txt", (int)getpid(), host);
+    CHECK(strcmp(out, want) == 0);
+    setenv("PMI_RANK", "7", 1);
+    CHECK_EQ(place_report_path("%r", out, sizeof out), 0);
+    CHECK(strcmp(out, "7") == 0);
+    setenv("OMPI_COMM_WORLD_RANK", "3", 1); /* Open MPI's name comes first */
+    CHECK_EQ(place_report_path("%r", out, sizeof out), 0);
+    CHECK(strcmp(out, "3") == 0);
+
+    place_report_mark_start(0);
+    CHECK_EQ(place_report_path("%t", out, sizeof out), 0);
+    CHECK_EQ(strlen(out), 16);
+    CHECK(out[8] == 'T' && out[15] == 'Z' && strspn(out, "0123456789") == 8);
+
+    char small[8];
+    CHECK_EQ(place_report_path("abcdefghij", small, sizeof small), -1); /* does not fit */
+    CHECK_EQ(place_report_path("", out, sizeof out), -1);
+    CHECK_EQ(place_report_path("x%", out, sizeof out), -1);
+    return CHECK_DONE();
+}
