@@ -1,0 +1,41 @@
+#!/usr/bin/env bats
+# The malloc family at its edges, under the shim, against glibc without it.
+
+load helpers
+
+@test "every family member at its edges gives glibc's answers" {
+    same_with_and_without "$PROGS/edge"
+    # and the edges were really reached: the program printed what it checks
+    run cat "$BATS_TEST_TMPDIR/with.out"
+    assert_line "malloc(0): non-null 1, distinct 1, usable 24"
+    assert_line "calloc overflow: (nil) errno ENOMEM"
+    assert_line "reallocarray overflow: (nil) errno ENOMEM, old intact"
+    assert_line "errno after successful malloc/free: 777"
+    assert_line "posix_memalign(24): rc 22 aligned 0"
+    assert_line "realloc of memalign keeps contents 1"
+    assert_line "realloc(p, 0): (nil)"
+}
+
+@test "20 million free(NULL) cost no memory" {
+    run env LD_PRELOAD="$LIB" "$PROGS/free_null"
+    assert_success
+    assert_output "rss grew no"
+    run env LD_PRELOAD="$LIB" LIBPLACE_REPORT=/dev/null/none "$PROGS/free_null"
+    assert_line "rss grew no"
+}
+
+@test "C++ new and delete reach libplace, on every thread" {
+    run env LD_PRELOAD="$LIB" LIBPLACE_REPORT="$BATS_TEST_TMPDIR/r" "$PROGS/threads"
+    assert_success
+    read -r allocs frees < <(dram_counts "$BATS_TEST_TMPDIR/r")
+    # 4 threads x 50000 nodes, each a new'd Node and its vector (and most a string)
+    [ "$allocs" -ge 400000 ] || { echo "only $allocs allocations counted"; return 1; }
+    # everything the threads made was deleted, on whichever thread
+    [ $((allocs - frees)) -lt 100 ] || { echo "$allocs allocations, $frees frees"; return 1; }
+    grep -q "5 threads" "$BATS_TEST_TMPDIR/r" || grep -q "6 threads" "$BATS_TEST_TMPDIR/r"
+}
+
+@test "the interposed symbols are exactly the malloc family" {
+    run bash -c "nm -D --defined-only '$LIB' | awk '{ print \$3 }' | sort | tr '\n' ' '"
+    assert_output "aligned_alloc calloc free malloc malloc_usable_size memalign posix_memalign pvalloc realloc reallocarray valloc "
+}

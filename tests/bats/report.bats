@@ -1,0 +1,93 @@
+#!/usr/bin/env bats
+# The exit report: where it goes, what it says, and what it never does to the program.
+
+load helpers
+
+report_of() { # the report of the process named $1 among the files of directory $2
+    grep -l "^libplace: report of pid [0-9]* ($1)" "$2"/* | head -1
+}
+
+@test "LIBPLACE_REPORT=stderr: every line prefixed, stdout and exit status untouched" {
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_REPORT=stderr "$PROGS/forkexec"
+    assert_equal "$status" 3
+    assert_output "$("$PROGS/forkexec")"
+    [ -n "$stderr" ]
+    # four processes report: the parent, the exec'd child and the two forked children
+    [ "$(grep -c '^libplace: report of pid' <<<"$stderr")" -eq 4 ]
+    [ "$(grep -vc '^libplace: ' <<<"$stderr")" -eq 0 ]
+    grep -q '^libplace: tier  *allocations  *frees  *bytes now  *peak bytes$' <<<"$stderr"
+    grep -Eq '^libplace: dram +[0-9]+ +[0-9]+ ' <<<"$stderr"
+}
+
+@test "the report reaches stderr even when the program closed it (coreutils do)" {
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_REPORT=stderr ls /
+    assert_success
+    grep -q '^libplace: report of pid [0-9]* (ls)' <<<"$stderr"
+    # the copy of stderr sits on a high descriptor: the program's own open() calls get
+    # the numbers they would without libplace
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_REPORT=stderr bash -c 'exec 3>/dev/null; ls /proc/self/fd | sort -n | head -5'
+    assert_output "$(bash -c 'exec 3>/dev/null; ls /proc/self/fd | sort -n | head -5')"
+}
+
+@test "a report file per process, named by %p, with the process's own counts" {
+    mkdir "$BATS_TEST_TMPDIR/r"
+    run env LD_PRELOAD="$LIB" LIBPLACE_REPORT="$BATS_TEST_TMPDIR/r/place-%p.txt" "$PROGS/forkexec"
+    assert_equal "$status" 3
+    [ "$(ls "$BATS_TEST_TMPDIR/r" | wc -l)" -eq 4 ]
+    for f in "$BATS_TEST_TMPDIR"/r/place-*.txt; do
+        pid=${f##*/place-}
+        pid=${pid%.txt}
+        grep -q "^libplace: report of pid $pid " "$f"
+    done
+    # the two forked children report counts of their own, not copies of their parent's
+    [ "$(grep -l 'forked from pid' "$BATS_TEST_TMPDIR"/r/* | wc -l)" -eq 2 ]
+    child_c=$(grep -l 'forked from pid' "$BATS_TEST_TMPDIR"/r/* | xargs grep -L 'forked from pid 0' | while read -r f; do
+        read -r a fr < <(dram_counts "$f"); [ "$a" -ge 1000 ] && echo "$f"; done)
+    [ -n "$child_c" ]
+    read -r allocs frees < <(dram_counts "$child_c")
+    [ "$allocs" -lt 1100 ] && [ "$frees" -ge 1000 ]
+}
+
+@test "an existing report file is never overwritten; the report goes to stderr" {
+    echo precious >"$BATS_TEST_TMPDIR/existing"
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_REPORT="$BATS_TEST_TMPDIR/existing" /bin/echo out
+    assert_success
+    assert_output out
+    assert_equal "$(cat "$BATS_TEST_TMPDIR/existing")" precious
+    grep -q "^libplace: cannot create report $BATS_TEST_TMPDIR/existing: the file exists and libplace never overwrites one; the report follows on stderr$" <<<"$stderr"
+    grep -q '^libplace: report of pid [0-9]* (echo)' <<<"$stderr"
+}
+
+@test "a symbolic link is not followed" {
+    echo target >"$BATS_TEST_TMPDIR/target"
+    ln -s "$BATS_TEST_TMPDIR/target" "$BATS_TEST_TMPDIR/link"
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_REPORT="$BATS_TEST_TMPDIR/link" /bin/true
+    assert_success
+    assert_equal "$(cat "$BATS_TEST_TMPDIR/target")" target
+    grep -q "^libplace: cannot create report $BATS_TEST_TMPDIR/link: " <<<"$stderr"
+}
+
+@test "a report directory that does not exist: a clear line, the report on stderr, the program unharmed" {
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_REPORT=/nonexistent/dir/r-%p /usr/bin/python3 -c 'print("ok"); raise SystemExit(9)'
+    assert_equal "$status" 9
+    assert_output ok
+    grep -Eq "^libplace: cannot create report /nonexistent/dir/r-[0-9]+: its directory does not exist; the report follows on stderr$" <<<"$stderr"
+    grep -q '^libplace: report of pid [0-9]* (python3)' <<<"$stderr"
+}
+
+@test "%h, %r and %t expand in the report path" {
+    mkdir "$BATS_TEST_TMPDIR/r"
+    run env LD_PRELOAD="$LIB" OMPI_COMM_WORLD_RANK=5 LIBPLACE_REPORT="$BATS_TEST_TMPDIR/r/%h.%r.%t.%%" /bin/true
+    assert_success
+    run ls "$BATS_TEST_TMPDIR/r"
+    assert_output --regexp "^$(hostname)\.5\.[0-9]{8}T[0-9]{6}Z\.%$"
+}
+
+@test "bytes now returns to what was live: a program that frees everything it made" {
+    run env LD_PRELOAD="$LIB" LIBPLACE_REPORT="$BATS_TEST_TMPDIR/r" "$PROGS/dlopen_main" "$PROGS/libdlopen_lib.so"
+    assert_success
+    read -r allocs frees < <(dram_counts "$BATS_TEST_TMPDIR/r")
+    [ "$allocs" -gt 5 ]
+    # what is left is the libraries' own bookkeeping and stdout's buffer: a few blocks
+    [ $((allocs - frees)) -lt 20 ]
+}
