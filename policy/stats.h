@@ -14,7 +14,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-enum { PLACE_STATS_BATCH = 64 * 1024 };
+enum { PLACE_STATS_BATCH = 1024 * 1024 };
 
 /* What one thread has counted and not yet handed to the shared counters. Written only by
  * its thread, read by the reporter: relaxed atomics, which are plain moves on x86-64. */

@@ -113,6 +113,8 @@ void place_guard_leave(uint8_t was)
 void place_threads_start(bool counting)
 {
     place_counting = counting;
+    if (!counting)
+        return;
     pthread_key_create(&exit_key, thread_exit);
     __atomic_store_n(&ready, true, __ATOMIC_RELEASE);
 }

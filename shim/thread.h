@@ -60,8 +60,8 @@ static inline void place_count(unsigned n, unsigned m, int64_t delta)
 uint8_t place_guard_enter(void);
 void place_guard_leave(uint8_t was);
 
-/* Called once libplace is ready: from then on threads register on their next count.
- * counting sets place_counting. */
+/* Called once libplace is ready. With counting, threads register on their next count
+ * from then on; without, place_counting goes off and nothing is registered. */
 void place_threads_start(bool counting);
 
 /* The pass-through counts of every live thread, summed. */
