@@ -98,7 +98,7 @@ int main(int argc, char **argv)
     struct job *jobs = calloc((size_t)threads, sizeof *jobs);
     pthread_t *tids = calloc((size_t)threads, sizeof *tids);
     for (int t = 0; t < threads; t++) {
-        jobs[t] = (struct job){ .mixed = argv[1][0] == 'm', .pairs = pairs, .seed = 2463534242u + t };
+        jobs[t] = (struct job){.mixed = argv[1][0] == 'm', .pairs = pairs, .seed = 2463534242u + t};
         draw(&jobs[t]);
     }
     struct timespec a, b;
@@ -112,7 +112,8 @@ int main(int argc, char **argv)
     }
     clock_gettime(CLOCK_MONOTONIC, &b);
     double ns = ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / (double)pairs;
-    printf("%s threads=%d pairs=%ld ns_per_pair=%.3f (%lu)\n", argv[1], threads, pairs, ns, sink % 10);
+    printf("%s threads=%d pairs=%ld ns_per_pair=%.3f (%lu)\n", argv[1], threads, pairs, ns,
+           sink % 10);
     free(jobs);
     free(tids);
     return 0;

@@ -26,7 +26,7 @@ static const struct {
     const char *name;
     parse_fn parse;
 } variables[] = {
-    { "LIBPLACE_REPORT", parse_report },
+    {"LIBPLACE_REPORT", parse_report},
 };
 
 enum { NVARIABLES = sizeof variables / sizeof variables[0] };
@@ -52,8 +52,8 @@ void place_options_read(char *const *envp)
         size_t namelen = eq ? (size_t)(eq - entry) : strlen(entry);
         const char *value = eq ? eq + 1 : "";
         size_t k = 0;
-        while (k < NVARIABLES &&
-               !(strlen(variables[k].name) == namelen && strncmp(variables[k].name, entry, namelen) == 0))
+        while (k < NVARIABLES && !(strlen(variables[k].name) == namelen &&
+                                   strncmp(variables[k].name, entry, namelen) == 0))
             k++;
         if (k == NVARIABLES) {
             warn_unknown(entry, namelen);

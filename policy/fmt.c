@@ -18,8 +18,7 @@ static void put(struct place_buf *b, const char *s, size_t n)
     b->s[b->len] = '\0';
 }
 
-static void put_padded(struct place_buf *b, const char *s, size_t n, int width, int left,
-                       int zeros)
+static void put_padded(struct place_buf *b, const char *s, size_t n, int width, int left, int zeros)
 {
     static const char blanks[] = "                                ";
     static const char noughts[] = "00000000000000000000000000000000";
@@ -118,10 +117,10 @@ void place_vbprintf(struct place_buf *b, const char *fmt, va_list ap)
             break;
         }
         case 'u': {
-            unsigned long long v = size_t_arg ? va_arg(ap, size_t)
-                                   : longs    ? (longs > 1 ? va_arg(ap, unsigned long long)
-                                                           : va_arg(ap, unsigned long))
-                                              : va_arg(ap, unsigned);
+            unsigned long long v =
+                size_t_arg ? va_arg(ap, size_t)
+                : longs ? (longs > 1 ? va_arg(ap, unsigned long long) : va_arg(ap, unsigned long))
+                        : va_arg(ap, unsigned);
             char *p = digits(end, v);
             put_padded(b, p, (size_t)(end - p), width, left, zeros);
             break;
@@ -146,9 +145,10 @@ void place_bprintf(struct place_buf *b, const char *fmt, ...)
 
 const char *place_size_str(char out[PLACE_SIZE_STR], int64_t bytes)
 {
-    static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
-    struct place_buf b = { .s = out, .len = 0, .cap = PLACE_SIZE_STR };
-    unsigned long long mag = bytes < 0 ? 0ULL - (unsigned long long)bytes : (unsigned long long)bytes;
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    struct place_buf b = {.s = out, .len = 0, .cap = PLACE_SIZE_STR};
+    unsigned long long mag =
+        bytes < 0 ? 0ULL - (unsigned long long)bytes : (unsigned long long)bytes;
     const char *sign = bytes < 0 ? "-" : "";
     if (mag < 1024) {
         place_bprintf(&b, "%s%llu B", sign, mag);
@@ -199,17 +199,30 @@ void place_keep_stderr(void)
     errno = saved;
 }
 
-void place_warn(const char *fmt, ...)
+static void vline(int fd, const char *fmt, va_list ap)
 {
     char text[1024];
     struct place_buf b = PLACE_BUF(text);
     place_bprintf(&b, "libplace: ");
-    va_list ap;
-    va_start(ap, fmt);
     place_vbprintf(&b, fmt, ap);
-    va_end(ap);
     if (b.len == b.cap - 1) /* cut: keep the line a line */
         b.len--;
     place_bprintf(&b, "\n");
-    place_write_all(place_stderr_fd, b.s, b.len);
+    place_write_all(fd, b.s, b.len);
+}
+
+void place_line(int fd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vline(fd, fmt, ap);
+    va_end(ap);
+}
+
+void place_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vline(place_stderr_fd, fmt, ap);
+    va_end(ap);
 }

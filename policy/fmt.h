@@ -16,12 +16,12 @@ struct place_buf {
     size_t len, cap; /* s[len] is always a terminating NUL; text beyond cap-1 is cut */
 };
 
-#define PLACE_BUF(array) ((struct place_buf){ .s = (array), .len = 0, .cap = sizeof(array) })
+#define PLACE_BUF(array) ((struct place_buf){.s = (array), .len = 0, .cap = sizeof(array)})
 
 /* A printf subset: %s %c %d %u %ld %lu %lld %llu %zu %zd %% with an optional width,
- * '-' for left alignment, '0' to pad numbers with zeros, and a precision for %s (%.*s). Checked by the compiler like printf. */
-void place_bprintf(struct place_buf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+ * '-' for left alignment, '0' to pad numbers with zeros, and a precision for %s (%.*s). Checked by
+ * the compiler like printf. */
+void place_bprintf(struct place_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void place_vbprintf(struct place_buf *b, const char *fmt, va_list ap);
 
 /* A byte count in binary units, one decimal: "512 B", "12.3 MiB". Returns out. */
@@ -40,7 +40,10 @@ extern int place_stderr_fd;
  * as they would be without libplace. */
 void place_keep_stderr(void);
 
-/* One line on libplace's stderr, prefixed "libplace: ", newline added. */
+/* One line on fd, prefixed "libplace: ", newline added; cut at 1 KiB. */
+void place_line(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* One line on libplace's stderr, as place_line. */
 void place_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

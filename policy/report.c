@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -30,8 +29,8 @@ void place_report_mark_start(pid_t forked_from)
 
 static const char *mpi_rank(void)
 {
-    static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
-                                        "SLURM_PROCID" };
+    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
+                                       "SLURM_PROCID"};
     for (size_t k = 0; k < sizeof vars / sizeof vars[0]; k++) {
         const char *v = getenv(vars[k]);
         if (v && *v)
@@ -43,7 +42,7 @@ static const char *mpi_rank(void)
 int place_report_path(const char *tmpl, char *out, size_t cap)
 {
     char scratch[PATH_MAX];
-    struct place_buf b = out ? (struct place_buf){ out, 0, cap } : PLACE_BUF(scratch);
+    struct place_buf b = out ? (struct place_buf){out, 0, cap} : PLACE_BUF(scratch);
     if (b.cap == 0 || !*tmpl)
         return -1;
     b.s[0] = '\0';
@@ -111,21 +110,6 @@ static const char *why(int err)
     }
 }
 
-static void line(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void line(int fd, const char *fmt, ...)
-{
-    char text[512];
-    struct place_buf b = PLACE_BUF(text);
-    place_bprintf(&b, "libplace: ");
-    va_list ap;
-    va_start(ap, fmt);
-    place_vbprintf(&b, fmt, ap);
-    va_end(ap);
-    place_bprintf(&b, "\n");
-    place_write_all(fd, b.s, b.len);
-}
-
 void place_report(int fd)
 {
     struct timespec now;
@@ -134,39 +118,43 @@ void place_report(int fd)
                    (now.tv_nsec - run.start.tv_nsec) / 1000000;
     uint64_t threads = place_threads_seen();
 
-    if (run.forked_from)
-        line(fd, "report of pid %d (%s), forked from pid %d, %lld.%03lld s, %llu thread%s", (int)getpid(),
-             program_invocation_short_name, (int)run.forked_from, ms / 1000, ms % 1000,
-             (unsigned long long)threads, threads == 1 ? "" : "s");
-    else
-        line(fd, "report of pid %d (%s), %lld.%03lld s, %llu thread%s", (int)getpid(),
-             program_invocation_short_name, ms / 1000, ms % 1000, (unsigned long long)threads,
-             threads == 1 ? "" : "s");
-    line(fd, "%-8s %14s %14s %12s %12s", "tier", "allocations", "frees", "bytes now", "peak bytes");
+    char origin[48] = "";
+    if (run.forked_from) {
+        struct place_buf o = PLACE_BUF(origin);
+        place_bprintf(&o, ", forked from pid %d", (int)run.forked_from);
+    }
+    place_line(fd, "report of pid %d (%s)%s, %lld.%03lld s, %llu thread%s", (int)getpid(),
+               program_invocation_short_name, origin, ms / 1000, ms % 1000,
+               (unsigned long long)threads, threads == 1 ? "" : "s");
+    place_line(fd, "%-8s %14s %14s %12s %12s", "tier", "allocations", "frees", "bytes now",
+               "peak bytes");
 
     struct place_counts pending = place_threads_pending();
     for (struct place_tier *const *tp = place_tiers; *tp; tp++) {
         struct place_tier *t = *tp;
-        struct place_snapshot s = place_stats_snapshot(&t->stats, t == &place_dram ? &pending : NULL);
+        struct place_snapshot s =
+            place_stats_snapshot(&t->stats, t == &place_dram ? &pending : NULL);
         char now_s[PLACE_SIZE_STR], peak_s[PLACE_SIZE_STR];
-        line(fd, "%-8s %14llu %14llu %12s %12s", t->name, (unsigned long long)s.allocs,
-             (unsigned long long)s.frees, place_size_str(now_s, s.bytes), place_size_str(peak_s, s.peak));
+        place_line(fd, "%-8s %14llu %14llu %12s %12s", t->name, (unsigned long long)s.allocs,
+                   (unsigned long long)s.frees, place_size_str(now_s, s.bytes),
+                   place_size_str(peak_s, s.peak));
     }
 
     for (struct place_tier *const *tp = place_tiers; *tp; tp++) {
         struct place_tier *t = *tp;
         size_t total, free;
         if (t->unavailable)
-            line(fd, "%s: unavailable: %s", t->name, t->unavailable);
+            place_line(fd, "%s: unavailable: %s", t->name, t->unavailable);
         else if (t->ops->stats(t, &total, &free) == 0) {
             char total_s[PLACE_SIZE_STR], free_s[PLACE_SIZE_STR];
-            line(fd, "%s: %s on this machine, %s free", t->name,
-                 place_size_str(total_s, (int64_t)total), place_size_str(free_s, (int64_t)free));
+            place_line(fd, "%s: %s on this machine, %s free", t->name,
+                       place_size_str(total_s, (int64_t)total),
+                       place_size_str(free_s, (int64_t)free));
         }
     }
     char batch_s[PLACE_SIZE_STR];
-    line(fd, "dram counts what glibc served; its peak is exact to within %s per thread",
-         place_size_str(batch_s, PLACE_STATS_BATCH));
+    place_line(fd, "dram counts what glibc served; its peak is exact to within %s per thread",
+               place_size_str(batch_s, PLACE_STATS_BATCH));
 }
 
 void place_report_to(const char *dest)
@@ -177,8 +165,9 @@ void place_report_to(const char *dest)
     }
     char path[PATH_MAX];
     if (place_report_path(dest, path, sizeof path) != 0) {
-        place_warn("report path '%s' does not expand to a usable path; the report follows on stderr",
-                   dest);
+        place_warn(
+            "report path '%s' does not expand to a usable path; the report follows on stderr",
+            dest);
         place_report(place_stderr_fd);
         return;
     }

@@ -3,9 +3,8 @@
 static void raise_peak(struct place_tier_stats *s, int64_t now)
 {
     int64_t peak = atomic_load_explicit(&s->peak, memory_order_relaxed);
-    while (now > peak &&
-           !atomic_compare_exchange_weak_explicit(&s->peak, &peak, now, memory_order_relaxed,
-                                                  memory_order_relaxed))
+    while (now > peak && !atomic_compare_exchange_weak_explicit(
+                             &s->peak, &peak, now, memory_order_relaxed, memory_order_relaxed))
         ;
 }
 
@@ -16,7 +15,8 @@ void place_stats_add(struct place_tier_stats *s, const struct place_counts *c)
     if (c->frees)
         atomic_fetch_add_explicit(&s->frees, c->frees, memory_order_relaxed);
     if (c->bytes) {
-        int64_t now = atomic_fetch_add_explicit(&s->bytes, c->bytes, memory_order_relaxed) + c->bytes;
+        int64_t now =
+            atomic_fetch_add_explicit(&s->bytes, c->bytes, memory_order_relaxed) + c->bytes;
         raise_peak(s, now);
     }
 }

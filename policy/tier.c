@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
-struct place_tier *const place_tiers[] = { &place_dram, NULL };
+struct place_tier *const place_tiers[] = {&place_dram, NULL};
 
 void place_tiers_init(void)
 {
@@ -14,7 +14,7 @@ void place_tiers_init(void)
 
 static void count(struct place_tier *t, unsigned allocs, unsigned frees, int64_t delta)
 {
-    struct place_counts c = { .allocs = allocs, .frees = frees, .bytes = delta };
+    struct place_counts c = {.allocs = allocs, .frees = frees, .bytes = delta};
     place_stats_add(&t->stats, &c);
 }
 

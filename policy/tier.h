@@ -21,7 +21,7 @@ struct place_tier_ops {
     size_t (*usable_size)(struct place_tier *, const void *p);
     int (*stats)(struct place_tier *, size_t *total, size_t *free);
     /* optional (NULL when the tier has nothing to offer) */
-    size_t (*reclaim)(struct place_tier *, size_t want); /* release cached memory */
+    size_t (*reclaim)(struct place_tier *, size_t want);         /* release cached memory */
     int (*verify)(struct place_tier *, const void *p, size_t n); /* pages where they belong */
 };
 

@@ -1,8 +1,9 @@
 /* malloc, calloc and the aligned family.
  *
  * No rule places anything yet, so every call is glibc's: a tail call when nobody asked
- * for counts, otherwise counted against the dram tier on the way out. Failures are glibc's too: errno is whatever glibc set (ENOMEM), and
- * on success nothing here touches it. */
+ * for counts, otherwise counted against the dram tier on the way out. Failures are
+ * glibc's too: errno is whatever glibc set (ENOMEM), and on success nothing here touches
+ * it. */
 #include <errno.h>
 #include <stdlib.h>
 

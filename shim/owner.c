@@ -14,7 +14,7 @@ int place_owner_add(void *p, size_t len, struct place_tier *t)
     pthread_mutex_lock(&add_lock);
     unsigned n = place_owners.n;
     if (n < PLACE_MAX_RANGES && len > 0) {
-        place_owners.range[n] = (struct place_range){ lo, hi, t };
+        place_owners.range[n] = (struct place_range){lo, hi, t};
         __atomic_store_n(&place_owners.n, n + 1, __ATOMIC_RELEASE);
 
         uintptr_t old_lo = place_owners.lo, old_hi = old_lo + place_owners.span;
@@ -39,7 +39,6 @@ struct place_tier *place_owner_lookup(uintptr_t a)
             return place_owners.range[k].tier;
     return NULL;
 }
-
 
 void place_owner_prefork(void)
 {

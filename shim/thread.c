@@ -79,7 +79,7 @@ void place_thread_slow(struct place_thread *t)
         break;
     case PLACE_THREAD_ACTIVE: {
         /* Only the bytes move: they keep the shared peak current. */
-        struct place_counts bytes = { .bytes = t->dram.bytes };
+        struct place_counts bytes = {.bytes = t->dram.bytes};
         place_stats_add(&place_dram.stats, &bytes);
         place_relaxed_store((uint64_t *)&t->dram.bytes, 0);
         break;
@@ -106,7 +106,7 @@ void place_guard_leave(uint8_t was)
     struct place_thread *t = &place_self;
     t->state = was;
     t->batch = was == PLACE_THREAD_ACTIVE ? PLACE_STATS_BATCH
-             : was == PLACE_THREAD_BUSY   ? INT64_MAX
+               : was == PLACE_THREAD_BUSY ? INT64_MAX
                                           : 0;
 }
 
@@ -121,7 +121,7 @@ void place_threads_start(bool counting)
 
 static struct place_counts pending_locked(void)
 {
-    struct place_counts sum = { 0 };
+    struct place_counts sum = {0};
     for (struct place_thread *t = registry; t; t = t->next) {
         sum.allocs += place_relaxed_load(&t->dram.allocs);
         sum.frees += place_relaxed_load(&t->dram.frees);

@@ -11,10 +11,10 @@
 #include "../policy/stats.h"
 
 enum place_thread_state {
-    PLACE_THREAD_NEW,      /* not yet known to the registry (or libplace not ready) */
-    PLACE_THREAD_ACTIVE,   /* registered: counts locally, hands over in batches */
-    PLACE_THREAD_BUSY,     /* inside libplace: the re-entry guard is up */
-    PLACE_THREAD_EXITING,  /* past its exit hook: hands every count over at once */
+    PLACE_THREAD_NEW,     /* not yet known to the registry (or libplace not ready) */
+    PLACE_THREAD_ACTIVE,  /* registered: counts locally, hands over in batches */
+    PLACE_THREAD_BUSY,    /* inside libplace: the re-entry guard is up */
+    PLACE_THREAD_EXITING, /* past its exit hook: hands every count over at once */
 };
 
 struct place_thread {

@@ -53,4 +53,4 @@ static const struct place_tier_ops dram_ops = {
     .stats = dram_stats,
 };
 
-struct place_tier place_dram = { .name = "dram", .ops = &dram_ops };
+struct place_tier place_dram = {.name = "dram", .ops = &dram_ops};

@@ -19,7 +19,8 @@ int main(void)
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
     void *z1 = malloc(0), *z2 = malloc(0);
-    SAY("malloc(0): non-null %d, distinct %d, usable %zu\n", z1 && z2, z1 != z2, malloc_usable_size(z1));
+    SAY("malloc(0): non-null %d, distinct %d, usable %zu\n", z1 && z2, z1 != z2,
+        malloc_usable_size(z1));
     free(z1);
     free(z2);
 
@@ -37,7 +38,8 @@ int main(void)
     strcpy(keep, "intact");
     errno = 0;
     void *ra = reallocarray(keep, half, 4);
-    SAY("reallocarray overflow: %p errno %s, old %s\n", ra, errno == ENOMEM ? "ENOMEM" : "other", keep);
+    SAY("reallocarray overflow: %p errno %s, old %s\n", ra, errno == ENOMEM ? "ENOMEM" : "other",
+        keep);
     free(keep);
     errno = 0;
     void *m = malloc(huge);
@@ -48,7 +50,7 @@ int main(void)
     free(ok);
     SAY("errno after successful malloc/free: %d\n", errno);
 
-    size_t aligns[] = { 0, 1, 4, 8, 16, 24, 64, 4096, 1 << 20 };
+    size_t aligns[] = {0, 1, 4, 8, 16, 24, 64, 4096, 1 << 20};
     for (size_t k = 0; k < sizeof aligns / sizeof aligns[0]; k++) {
         void *p = NULL;
         int rc = posix_memalign(&p, aligns[k], 1000);
@@ -59,14 +61,16 @@ int main(void)
 
     /* aligned pointers handed to free and to realloc */
     void *al = aligned_alloc(64, 640);
-    SAY("aligned_alloc(64): aligned %d usable %zu\n", (uintptr_t)al % 64 == 0, malloc_usable_size(al));
+    SAY("aligned_alloc(64): aligned %d usable %zu\n", (uintptr_t)al % 64 == 0,
+        malloc_usable_size(al));
     memset(al, 'a', 640);
     char *al2 = realloc(al, 100000);
     SAY("realloc of aligned_alloc keeps contents %d\n", al2[0] == 'a' && al2[639] == 'a');
     free(al2);
 
     void *ma = memalign(4096, 10);
-    SAY("memalign(4096): aligned %d usable %zu\n", (uintptr_t)ma % 4096 == 0, malloc_usable_size(ma));
+    SAY("memalign(4096): aligned %d usable %zu\n", (uintptr_t)ma % 4096 == 0,
+        malloc_usable_size(ma));
     memset(ma, 'm', 10);
     char *ma2 = realloc(ma, 20);
     SAY("realloc of memalign keeps contents %d\n", ma2[9] == 'm');

@@ -10,7 +10,8 @@
 #include <thread>
 #include <vector>
 
-namespace {
+namespace
+{
 constexpr int kProducers = 4;
 constexpr int kObjects = 50000;
 
@@ -23,7 +24,7 @@ std::mutex mu;
 std::condition_variable cv;
 std::deque<Node *> queue;
 int producers_left = kProducers;
-}  // namespace
+} // namespace
 
 int main()
 {
@@ -33,8 +34,8 @@ int main()
         producers.emplace_back([t, &sums] {
             std::vector<std::unique_ptr<Node>> kept;
             for (int k = 0; k < kObjects; k++) {
-                Node *n = new Node{ "node-" + std::to_string(t) + "-" + std::to_string(k),
-                                    std::vector<long>(static_cast<size_t>(k % 50 + 1), k) };
+                Node *n = new Node{"node-" + std::to_string(t) + "-" + std::to_string(k),
+                                   std::vector<long>(static_cast<size_t>(k % 50 + 1), k)};
                 if (k % 2) {
                     std::lock_guard<std::mutex> lock(mu);
                     queue.push_back(n);
@@ -61,7 +62,7 @@ int main()
                 Node *n = queue.front();
                 queue.pop_front();
                 checksum += static_cast<long>(n->values.size());
-                delete n;  // freed on another thread than the one that allocated it
+                delete n; // freed on another thread than the one that allocated it
                 consumed++;
             }
             if (producers_left == 0)

@@ -100,7 +100,7 @@ static void alignment(void)
 {
     void *p = (void *)0x1;
     /* EINVAL for 0, non powers of two, and powers of two below sizeof(void *) */
-    size_t bad[] = { 0, 1, 2, 4, 12, 24, 48, 100, (size_t)1 << 63 | 8 };
+    size_t bad[] = {0, 1, 2, 4, 12, 24, 48, 100, (size_t)1 << 63 | 8};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         errno = SENTINEL;
         CHECK_EQ(posix_memalign(&p, bad[k], 64), EINVAL);
@@ -166,7 +166,7 @@ static void contents_and_usable(void)
 static void counted(void)
 {
     place_threads_start(true); /* as the constructor does when a report is asked for */
-    free(malloc(1)); /* this thread registers on its first counted call */
+    free(malloc(1));           /* this thread registers on its first counted call */
     struct place_counts before = place_threads_pending();
     struct place_snapshot s0 = place_stats_snapshot(&place_dram.stats, &before);
 

@@ -17,7 +17,7 @@ static const char *read_env(char **env)
     CHECK(pipe(fds) == 0);
     int saved = place_stderr_fd;
     place_stderr_fd = fds[1];
-    place_options = (struct place_options){ 0 };
+    place_options = (struct place_options){0};
     place_options_read(env);
     place_stderr_fd = saved;
     close(fds[1]);
@@ -29,23 +29,25 @@ static const char *read_env(char **env)
 
 int main(void)
 {
-    char *ok[] = { "PATH=/bin", "LIBPLACE_REPORT=stderr", NULL };
+    char *ok[] = {"PATH=/bin", "LIBPLACE_REPORT=stderr", NULL};
     CHECK(strcmp(read_env(ok), "") == 0);
     CHECK(place_options.report && strcmp(place_options.report, "stderr") == 0);
     CHECK(!place_options.untouched);
 
-    char *path[] = { "LIBPLACE_REPORT=/tmp/run-%p-%h-%r-%t-%%.txt", NULL };
+    char *path[] = {"LIBPLACE_REPORT=/tmp/run-%p-%h-%r-%t-%%.txt", NULL};
     CHECK(strcmp(read_env(path), "") == 0);
     CHECK(place_options.report && strcmp(place_options.report, "/tmp/run-%p-%h-%r-%t-%%.txt") == 0);
 
-    const char *bad[] = { "LIBPLACE_REPORT=", "LIBPLACE_REPORT", "LIBPLACE_REPORT=a%q", "LIBPLACE_REPORT=a%",
-                          "LIBPLACE_REPORT=stdout" };
+    const char *bad[] = {"LIBPLACE_REPORT=", "LIBPLACE_REPORT", "LIBPLACE_REPORT=a%q",
+                         "LIBPLACE_REPORT=a%", "LIBPLACE_REPORT=stdout"};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
-        char *env[] = { (char *)bad[k], NULL };
+        char *env[] = {(char *)bad[k], NULL};
         const char *said = read_env(env);
         const char *value = strchr(bad[k], '=') ? strchr(bad[k], '=') + 1 : "";
         char expect[256];
-        snprintf(expect, sizeof expect, "libplace: LIBPLACE_REPORT='%s' is not valid: expected stderr or a file path", value);
+        snprintf(expect, sizeof expect,
+                 "libplace: LIBPLACE_REPORT='%s' is not valid: expected stderr or a file path",
+                 value);
         CHECK(strncmp(said, expect, strlen(expect)) == 0);
         CHECK(strstr(said, "running the program untouched\n") != NULL);
         CHECK(strchr(said, '\n') == said + strlen(said) - 1); /* one line */
@@ -53,7 +55,7 @@ int main(void)
         CHECK(place_options.report == NULL);
     }
 
-    char *unknown[] = { "LIBPLACE_REPROT=stderr", NULL };
+    char *unknown[] = {"LIBPLACE_REPROT=stderr", NULL};
     const char *said = read_env(unknown);
     CHECK(strcmp(said, "libplace: LIBPLACE_REPROT is not a libplace variable and is ignored "
                        "(known: LIBPLACE_REPORT)\n") == 0);

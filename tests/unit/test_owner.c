@@ -61,11 +61,15 @@ static int slot_stats(struct place_tier *t, size_t *total, size_t *free)
 }
 
 static const struct place_tier_ops slot_ops = {
-    .kind = "slots", .init = slot_init, .alloc = slot_alloc, .free = slot_free,
-    .usable_size = slot_usable, .stats = slot_stats,
+    .kind = "slots",
+    .init = slot_init,
+    .alloc = slot_alloc,
+    .free = slot_free,
+    .usable_size = slot_usable,
+    .stats = slot_stats,
 };
-static struct place_tier slots = { .name = "slots", .ops = &slot_ops };
-static struct place_tier other = { .name = "other", .ops = &slot_ops };
+static struct place_tier slots = {.name = "slots", .ops = &slot_ops};
+static struct place_tier other = {.name = "other", .ops = &slot_ops};
 
 int main(void)
 {

@@ -53,7 +53,7 @@ static struct place_snapshot now(void)
 int main(void)
 {
     place_threads_start(true); /* as the constructor does when a report is asked for */
-    free(malloc(1)); /* registers this thread */
+    free(malloc(1));           /* registers this thread */
     struct place_snapshot s0 = now();
     uint64_t seen0 = place_threads_seen();
 
