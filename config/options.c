@@ -1,6 +1,8 @@
 #include "options.h"
 
+#include <limits.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../policy/fmt.h"
 #include "../policy/report.h"
@@ -9,6 +11,24 @@ struct place_options place_options;
 
 /* Each parser stores the value and returns NULL, or returns the expected form. */
 typedef const char *(*parse_fn)(const char *value);
+
+/* A relative report path is taken from the directory the process started in, not the one
+ * it exits in: programs chdir (make -C, git, servers), and the user looks for the report
+ * where they ran the command. A '%' in that directory is doubled, so that the template
+ * expands it as itself. If the directory cannot be known, the path stays relative. */
+static void anchor_to_start_directory(const char *value)
+{
+    static char absolute[PATH_MAX];
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        return;
+    struct place_buf b = PLACE_BUF(absolute);
+    for (const char *c = cwd; *c; c++)
+        place_bprintf(&b, *c == '%' ? "%%%%" : "%c", *c);
+    place_bprintf(&b, "/%s", value);
+    if (b.len + 1 < b.cap)
+        place_options.report = absolute;
+}
 
 static const char *parse_report(const char *value)
 {
@@ -19,6 +39,8 @@ static const char *parse_report(const char *value)
         return "stderr or a file path, where %p is the pid, %h the host, %r the MPI rank, "
                "%t the start time and %% a percent sign";
     place_options.report = value;
+    if (value[0] != '/' && strcmp(value, "stderr") != 0)
+        anchor_to_start_directory(value);
     return NULL;
 }
 

@@ -91,3 +91,13 @@ report_of() { # the report of the process named $1 among the files of directory 
     # what is left is the libraries' own bookkeeping and stdout's buffer: a few blocks
     [ $((allocs - frees)) -lt 20 ]
 }
+
+@test "a relative report path is taken from the directory the process started in" {
+    mkdir -p "$BATS_TEST_TMPDIR/start%dir"
+    cd "$BATS_TEST_TMPDIR/start%dir"
+    run env LD_PRELOAD="$LIB" LIBPLACE_REPORT=rel-%p.txt /usr/bin/python3 -c 'import os; os.chdir("/"); print(os.getcwd())'
+    assert_success
+    assert_output /
+    run ls "$BATS_TEST_TMPDIR/start%dir"
+    assert_output --regexp '^rel-[0-9]+\.txt$'
+}

@@ -38,6 +38,15 @@ int main(void)
     CHECK(strcmp(read_env(path), "") == 0);
     CHECK(place_options.report && strcmp(place_options.report, "/tmp/run-%p-%h-%r-%t-%%.txt") == 0);
 
+    /* a relative path is anchored to the directory of the start, its % doubled */
+    char *relative[] = {"LIBPLACE_REPORT=r-%p.txt", NULL};
+    char cwd[1024], anchored[1100];
+    CHECK(getcwd(cwd, sizeof cwd) != NULL);
+    CHECK(strchr(cwd, '%') == NULL); /* the test runs from meson's build directory */
+    snprintf(anchored, sizeof anchored, "%s/r-%%p.txt", cwd);
+    CHECK(strcmp(read_env(relative), "") == 0);
+    CHECK(place_options.report && strcmp(place_options.report, anchored) == 0);
+
     const char *bad[] = {"LIBPLACE_REPORT=", "LIBPLACE_REPORT", "LIBPLACE_REPORT=a%q",
                          "LIBPLACE_REPORT=a%", "LIBPLACE_REPORT=stdout"};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
