@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "../policy/fmt.h"
+#include "../policy/out.h"
 #include "../policy/report.h"
 
 struct place_options place_options;
@@ -12,22 +13,24 @@ struct place_options place_options;
 /* Each parser stores the value and returns NULL, or returns the expected form. */
 typedef const char *(*parse_fn)(const char *value);
 
-/* A relative report path is taken from the directory the process started in, not the one
- * it exits in: programs chdir (make -C, git, servers), and the user looks for the report
- * where they ran the command. A '%' in that directory is doubled, so that the template
+/* The report path is copied: programs that rewrite their environment block (to show a
+ * process title, as nginx and PostgreSQL do) would otherwise change it under libplace.
+ * A relative path is taken from the directory the process started in, not the one it
+ * exits in: programs chdir (make -C, git, servers), and the user looks for the report
+ * where they ran the command. A '%' in that directory is doubled so that the template
  * expands it as itself. If the directory cannot be known, the path stays relative. */
-static void anchor_to_start_directory(const char *value)
+static const char *keep_report_path(const char *value)
 {
-    static char absolute[PATH_MAX];
+    static char path[PATH_MAX];
     char cwd[PATH_MAX];
-    if (!getcwd(cwd, sizeof cwd))
-        return;
-    struct place_buf b = PLACE_BUF(absolute);
-    for (const char *c = cwd; *c; c++)
-        place_bprintf(&b, *c == '%' ? "%%%%" : "%c", *c);
-    place_bprintf(&b, "/%s", value);
-    if (b.len + 1 < b.cap)
-        place_options.report = absolute;
+    struct place_buf b = PLACE_BUF(path);
+    if (value[0] != '/' && getcwd(cwd, sizeof cwd)) {
+        for (const char *c = cwd; *c; c++)
+            place_bprintf(&b, *c == '%' ? "%%%%" : "%c", *c);
+        place_bprintf(&b, "/");
+    }
+    place_bprintf(&b, "%s", value);
+    return b.cut ? NULL : path;
 }
 
 static const char *parse_report(const char *value)
@@ -35,12 +38,15 @@ static const char *parse_report(const char *value)
     if (strcmp(value, "stdout") == 0)
         return "stderr or a file path (stdout is not offered: the report would mix into "
                "the program's own output)";
-    if (strcmp(value, "stderr") != 0 && place_report_path(value, NULL, 0) != 0)
+    if (strcmp(value, "stderr") == 0) {
+        place_options.report = "stderr";
+        return NULL;
+    }
+    const char *path = *value ? keep_report_path(value) : NULL;
+    if (!path || place_report_path(path, NULL, 0) != 0)
         return "stderr or a file path, where %p is the pid, %h the host, %r the MPI rank, "
                "%t the start time and %% a percent sign";
-    place_options.report = value;
-    if (value[0] != '/' && strcmp(value, "stderr") != 0)
-        anchor_to_start_directory(value);
+    place_options.report = path;
     return NULL;
 }
 

@@ -1,18 +1,19 @@
 #include "fmt.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <sys/resource.h>
 #include <string.h>
-#include <unistd.h>
+#include <sys/types.h>
 
 static void put(struct place_buf *b, const char *s, size_t n)
 {
-    if (b->cap == 0)
+    if (b->cap == 0) {
+        b->cut = true;
         return;
+    }
     size_t room = b->cap - 1 - b->len;
-    if (n > room)
+    if (n > room) {
         n = room;
+        b->cut = true;
+    }
     memcpy(b->s + b->len, s, n);
     b->len += n;
     b->s[b->len] = '\0';
@@ -111,8 +112,12 @@ void place_vbprintf(struct place_buf *b, const char *fmt, va_list ap)
                                      : va_arg(ap, int);
             unsigned long long mag = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
             char *p = digits(end, mag);
-            if (v < 0)
+            if (v < 0 && zeros) { /* the sign goes before the zeros */
+                put(b, "-", 1);
+                width = width > 0 ? width - 1 : 0;
+            } else if (v < 0) {
                 *--p = '-';
+            }
             put_padded(b, p, (size_t)(end - p), width, left, zeros);
             break;
         }
@@ -146,7 +151,7 @@ void place_bprintf(struct place_buf *b, const char *fmt, ...)
 const char *place_size_str(char out[PLACE_SIZE_STR], int64_t bytes)
 {
     static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-    struct place_buf b = {.s = out, .len = 0, .cap = PLACE_SIZE_STR};
+    struct place_buf b = {.s = out, .cap = PLACE_SIZE_STR};
     unsigned long long mag =
         bytes < 0 ? 0ULL - (unsigned long long)bytes : (unsigned long long)bytes;
     const char *sign = bytes < 0 ? "-" : "";
@@ -162,67 +167,10 @@ const char *place_size_str(char out[PLACE_SIZE_STR], int64_t bytes)
     }
     /* whole is now in [1024, 1024^2) of unit u: print it in unit u+1 with one decimal */
     unsigned long long tenths = (whole * 10 + 512) / 1024;
+    if (tenths >= 10240 && u < 5) { /* rounds up to 1024.0: that is 1.0 of the next unit */
+        tenths = 10;
+        u++;
+    }
     place_bprintf(&b, "%s%llu.%llu %s", sign, tenths / 10, tenths % 10, units[u + 1]);
     return out;
-}
-
-int place_write_all(int fd, const char *s, size_t len)
-{
-    int saved = errno, rc = 0;
-    while (len > 0) {
-        ssize_t n = write(fd, s, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            rc = -1;
-            break;
-        }
-        s += n;
-        len -= (size_t)n;
-    }
-    errno = saved;
-    return rc;
-}
-
-int place_stderr_fd = 2;
-
-void place_keep_stderr(void)
-{
-    int saved = errno;
-    struct rlimit lim;
-    rlim_t low = 1000; /* far above what programs open, low enough to keep the fd table small */
-    if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY && lim.rlim_cur <= low)
-        low = lim.rlim_cur * 3 / 4;
-    int fd = fcntl(2, F_DUPFD_CLOEXEC, (int)low);
-    if (fd >= 0)
-        place_stderr_fd = fd;
-    errno = saved;
-}
-
-static void vline(int fd, const char *fmt, va_list ap)
-{
-    char text[1024];
-    struct place_buf b = PLACE_BUF(text);
-    place_bprintf(&b, "libplace: ");
-    place_vbprintf(&b, fmt, ap);
-    if (b.len == b.cap - 1) /* cut: keep the line a line */
-        b.len--;
-    place_bprintf(&b, "\n");
-    place_write_all(fd, b.s, b.len);
-}
-
-void place_line(int fd, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vline(fd, fmt, ap);
-    va_end(ap);
-}
-
-void place_warn(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vline(place_stderr_fd, fmt, ap);
-    va_end(ap);
 }

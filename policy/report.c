@@ -10,6 +10,7 @@
 
 #include "../shim/thread.h"
 #include "fmt.h"
+#include "out.h"
 #include "tier.h"
 
 extern char *program_invocation_short_name;
@@ -39,10 +40,33 @@ static const char *mpi_rank(void)
     return "0";
 }
 
+/* The time as 20261121T054300Z. Not gmtime_r: its first call sets up glibc's time zone
+ * state from TZ, which the program may not have set yet, and allocates while at it.
+ * The date is Howard Hinnant's days-to-civil algorithm. */
+static void utc_stamp(struct place_buf *b, time_t t)
+{
+    long long days = (long long)t / 86400, secs = (long long)t % 86400;
+    if (secs < 0) {
+        secs += 86400;
+        days--;
+    }
+    long long z = days + 719468;
+    long long era = (z >= 0 ? z : z - 146096) / 146097;
+    long long doe = z - era * 146097;
+    long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    long long mp = (5 * doy + 2) / 153;
+    long long day = doy - (153 * mp + 2) / 5 + 1;
+    long long month = mp < 10 ? mp + 3 : mp - 9;
+    long long year = yoe + era * 400 + (month <= 2);
+    place_bprintf(b, "%04lld%02lld%02lldT%02lld%02lld%02lldZ", year, month, day, secs / 3600,
+                  secs / 60 % 60, secs % 60);
+}
+
 int place_report_path(const char *tmpl, char *out, size_t cap)
 {
     char scratch[PATH_MAX];
-    struct place_buf b = out ? (struct place_buf){out, 0, cap} : PLACE_BUF(scratch);
+    struct place_buf b = out ? (struct place_buf){.s = out, .cap = cap} : PLACE_BUF(scratch);
     if (b.cap == 0 || !*tmpl)
         return -1;
     b.s[0] = '\0';
@@ -66,13 +90,9 @@ int place_report_path(const char *tmpl, char *out, size_t cap)
         case 'r':
             place_bprintf(&b, "%s", mpi_rank());
             break;
-        case 't': {
-            struct tm tm;
-            gmtime_r(&run.wall, &tm);
-            place_bprintf(&b, "%04d%02d%02dT%02d%02d%02dZ", tm.tm_year + 1900, tm.tm_mon + 1,
-                          tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+        case 't':
+            utc_stamp(&b, run.wall);
             break;
-        }
         case '%':
             place_bprintf(&b, "%%");
             break;
@@ -80,7 +100,7 @@ int place_report_path(const char *tmpl, char *out, size_t cap)
             return -1;
         }
     }
-    return b.len + 1 < b.cap ? 0 : -1;
+    return b.cut ? -1 : 0;
 }
 
 /* The reason a report file could not be created, without strerror (which may load a
@@ -98,7 +118,7 @@ static const char *why(int err)
     case EPERM:
         return "permission denied";
     case ELOOP:
-        return "it is a symbolic link";
+        return "it is a symbolic link (libplace does not follow one), or the path loops";
     case EROFS:
         return "the file system is read-only";
     case ENOSPC:
@@ -160,7 +180,7 @@ void place_report(int fd)
 void place_report_to(const char *dest)
 {
     if (strcmp(dest, "stderr") == 0) {
-        place_report(place_stderr_fd);
+        place_report(place_stderr());
         return;
     }
     char path[PATH_MAX];
@@ -168,14 +188,14 @@ void place_report_to(const char *dest)
         place_warn(
             "report path '%s' does not expand to a usable path; the report follows on stderr",
             dest);
-        place_report(place_stderr_fd);
+        place_report(place_stderr());
         return;
     }
     int saved = errno;
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) {
         place_warn("cannot create report %s: %s; the report follows on stderr", path, why(errno));
-        place_report(place_stderr_fd);
+        place_report(place_stderr());
     } else {
         place_report(fd);
         close(fd);

@@ -5,9 +5,9 @@
  *
  * The pass-through path (an allocation no rule placed, which glibc serves) is the hot
  * one, so it does not touch these atomics per call: each thread counts into its own
- * place_counts (shim/thread.h) and moves its net bytes here in batches of
- * PLACE_STATS_BATCH, which is what keeps `peak` current. Counts that a thread has not
- * handed over yet are added in when a snapshot is taken. */
+ * place_counts (a slot, shim/thread.h) and moves its net bytes here in batches of
+ * PLACE_STATS_BATCH, which is what keeps `peak` current to within that much per thread.
+ * Counts that a thread has not handed over yet are added in when a snapshot is taken. */
 #ifndef PLACE_STATS_H
 #define PLACE_STATS_H
 

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "../config/options.h"
-#include "../policy/fmt.h"
+#include "../policy/out.h"
 #include "../policy/report.h"
 #include "../policy/tier.h"
 #include "owner.h"
@@ -34,11 +34,11 @@ static void postfork_child(void)
     place_report_mark_start(getppid());
 }
 
-/* Runs before the program's constructors: libplace is preloaded, and it needs nothing
- * but libc. pthread_atfork allocates, hence the guard.
- * Without a report nothing is counted, so there is no thread registry to keep and no
- * fork handler to run: a program that asked for nothing pays for nothing, not even the
- * code pages those calls would fault in (about 150 KiB of a small program's RSS). */
+/* ld.so runs this after the constructors of the shared libraries the program links and
+ * before the executable's own. It needs nothing but libc. pthread_atfork allocates, hence the
+ * guard. Without a report nothing is counted, so there is no thread registry to keep and no fork
+ * handler to run: a program that asked for nothing pays for nothing, not even the code pages those
+ * calls would fault in (about 150 KiB of a small program's RSS). */
 __attribute__((constructor)) static void place_init(void)
 {
     uint8_t was = place_guard_enter();
@@ -54,9 +54,10 @@ __attribute__((constructor)) static void place_init(void)
     place_guard_leave(was);
 }
 
-/* ld.so runs this after the program's atexit handlers and C++ static destructors (libplace
- * was initialised before them), so their frees are counted; stdio is flushed later still,
- * and nothing here touches it. */
+/* ld.so runs this after the program's atexit handlers, C++ static destructors and the
+ * executable's destructors, so their frees are counted; the destructors of linked
+ * libraries initialised before libplace run after it, and what they free is not in the
+ * report. stdio is flushed later still, and nothing here touches it. */
 __attribute__((destructor)) static void place_fini(void)
 {
     if (place_options.report && !place_options.untouched)

@@ -2,94 +2,95 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <stdbool.h>
+#include <string.h>
 
 #include "../policy/tier.h"
 
 __thread struct place_thread place_self __attribute__((tls_model("initial-exec")));
 
-/* Registry of live threads, so a snapshot can add the counts they still hold. Taken once
- * when a thread registers and once when it exits, never per allocation. */
-static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct place_thread *registry;
-static uint64_t threads_seen;
-
 bool place_counting = true;
+
+/* More threads than this alive at once count straight into the shared counters: slower,
+ * never wrong. Pages of the array no thread has used cost no memory. */
+enum { SLOTS = 1024 };
+
+/* The lock is taken when a thread registers and when it exits, and by snapshots; never
+ * per allocation. */
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct place_slot slots[SLOTS];
+static unsigned slots_used; /* high-water mark: slots at and above it were never live */
+static uint64_t threads_seen;
 
 static pthread_key_t exit_key;
 static bool ready;
 
-static void hand_over(struct place_thread *t)
+static void count_shared(unsigned n, unsigned m, int64_t delta)
 {
-    place_stats_add(&place_dram.stats, &t->dram);
-    place_relaxed_store(&t->dram.allocs, 0);
-    place_relaxed_store(&t->dram.frees, 0);
-    place_relaxed_store((uint64_t *)&t->dram.bytes, 0);
+    struct place_counts c = {.allocs = n, .frees = m, .bytes = delta};
+    place_stats_add(&place_dram.stats, &c);
 }
 
-static void unlink_locked(struct place_thread *t)
+void place_hand_over_bytes(struct place_counts *c)
 {
-    if (t->prev)
-        t->prev->next = t->next;
-    else
-        registry = t->next;
-    if (t->next)
-        t->next->prev = t->prev;
-    t->prev = t->next = NULL;
+    count_shared(0, 0, c->bytes);
+    place_relaxed_store((uint64_t *)&c->bytes, 0);
 }
 
-/* pthread key destructor: the thread is exiting. Frees that later destructors make still
- * count: EXITING hands each one over as it comes. */
+static void release_locked(struct place_slot *s)
+{
+    place_stats_add(&place_dram.stats, &s->dram);
+    memset(&s->dram, 0, sizeof s->dram);
+    s->live = false;
+}
+
+/* pthread key destructor: the thread is exiting. What it frees after this (later
+ * destructors) goes to the shared counters. */
 static void thread_exit(void *arg)
 {
-    struct place_thread *t = arg;
+    struct place_thread *t = &place_self;
     pthread_mutex_lock(&registry_lock);
-    unlink_locked(t);
-    hand_over(t);
-    t->state = PLACE_THREAD_EXITING;
-    t->batch = 0;
+    release_locked(arg);
     pthread_mutex_unlock(&registry_lock);
+    t->slot = NULL;
+    t->counts = NULL;
+    t->state = PLACE_THREAD_SHARED;
 }
 
 static void register_thread(struct place_thread *t)
 {
     int saved = errno;
-    /* pthread_setspecific may allocate (keys past the first 32): under the guard that
-     * nested call only counts instead of registering again. */
     place_guard_enter();
-    pthread_setspecific(exit_key, t);
+    struct place_slot *s = NULL;
     pthread_mutex_lock(&registry_lock);
-    t->prev = NULL;
-    t->next = registry;
-    if (registry)
-        registry->prev = t;
-    registry = t;
-    threads_seen++;
+    for (unsigned k = 0; k < SLOTS && !s; k++)
+        if (!slots[k].live) {
+            s = &slots[k];
+            s->live = true;
+            if (k >= slots_used)
+                slots_used = k + 1;
+            threads_seen++;
+        }
     pthread_mutex_unlock(&registry_lock);
-    place_guard_leave(PLACE_THREAD_ACTIVE);
+    if (s) {
+        /* Under the guard, an allocation this makes (keys past the first 32) goes to the
+         * shared counters instead of registering again. If it fails, the slot is never
+         * released: its counts stay readable and are still summed. */
+        pthread_setspecific(exit_key, s);
+        t->slot = s;
+    }
+    place_guard_leave(s ? PLACE_THREAD_ACTIVE : PLACE_THREAD_SHARED);
     errno = saved;
 }
 
-void place_thread_slow(struct place_thread *t)
+void place_count_slow(unsigned n, unsigned m, int64_t delta)
 {
-    switch (t->state) {
-    case PLACE_THREAD_NEW:
-        if (__atomic_load_n(&ready, __ATOMIC_ACQUIRE))
-            register_thread(t);
-        break;
-    case PLACE_THREAD_ACTIVE: {
-        /* Only the bytes move: they keep the shared peak current. */
-        struct place_counts bytes = {.bytes = t->dram.bytes};
-        place_stats_add(&place_dram.stats, &bytes);
-        place_relaxed_store((uint64_t *)&t->dram.bytes, 0);
-        break;
-    }
-    case PLACE_THREAD_EXITING:
-        hand_over(t);
-        break;
-    case PLACE_THREAD_BUSY:
-        break;
-    }
+    struct place_thread *t = &place_self;
+    if (t->state == PLACE_THREAD_NEW && __atomic_load_n(&ready, __ATOMIC_ACQUIRE))
+        register_thread(t);
+    if (t->counts)
+        place_count(n, m, delta);
+    else
+        count_shared(n, m, delta);
 }
 
 uint8_t place_guard_enter(void)
@@ -97,7 +98,7 @@ uint8_t place_guard_enter(void)
     struct place_thread *t = &place_self;
     uint8_t was = t->state;
     t->state = PLACE_THREAD_BUSY;
-    t->batch = INT64_MAX;
+    t->counts = NULL;
     return was;
 }
 
@@ -105,9 +106,7 @@ void place_guard_leave(uint8_t was)
 {
     struct place_thread *t = &place_self;
     t->state = was;
-    t->batch = was == PLACE_THREAD_ACTIVE ? PLACE_STATS_BATCH
-               : was == PLACE_THREAD_BUSY ? INT64_MAX
-                                          : 0;
+    t->counts = was == PLACE_THREAD_ACTIVE && t->slot ? &t->slot->dram : NULL;
 }
 
 void place_threads_start(bool counting)
@@ -122,11 +121,12 @@ void place_threads_start(bool counting)
 static struct place_counts pending_locked(void)
 {
     struct place_counts sum = {0};
-    for (struct place_thread *t = registry; t; t = t->next) {
-        sum.allocs += place_relaxed_load(&t->dram.allocs);
-        sum.frees += place_relaxed_load(&t->dram.frees);
-        sum.bytes += (int64_t)place_relaxed_load((const uint64_t *)&t->dram.bytes);
-    }
+    for (unsigned k = 0; k < slots_used; k++)
+        if (slots[k].live) {
+            sum.allocs += place_relaxed_load(&slots[k].dram.allocs);
+            sum.frees += place_relaxed_load(&slots[k].dram.frees);
+            sum.bytes += (int64_t)place_relaxed_load((const uint64_t *)&slots[k].dram.bytes);
+        }
     return sum;
 }
 
@@ -146,31 +146,36 @@ uint64_t place_threads_seen(void)
     return n;
 }
 
+/* The guard goes up first: fork handlers that other libraries registered before
+ * libplace's run after this one, with the lock held, and may allocate. */
 void place_threads_prefork(void)
 {
+    place_self.before_fork = place_guard_enter();
     pthread_mutex_lock(&registry_lock);
 }
 
 void place_threads_postfork_parent(void)
 {
     pthread_mutex_unlock(&registry_lock);
+    place_guard_leave(place_self.before_fork);
 }
 
-/* Only the forking thread lives on in the child. The other threads' blocks are still
- * readable (the child has a copy of the parent's memory), so their bytes are summed
- * before they are dropped: the child's heap holds those allocations too. */
+/* Only the forking thread lives on in the child. Every slot's bytes are summed before
+ * the other threads' slots are dropped: the child's heap holds those allocations too. */
 void place_threads_postfork_child(void)
 {
     struct place_thread *self = &place_self;
     struct place_counts held = pending_locked();
     struct place_snapshot s = place_stats_snapshot(&place_dram.stats, &held);
     place_stats_restart(&place_dram.stats, s.bytes);
-    place_relaxed_store(&self->dram.allocs, 0);
-    place_relaxed_store(&self->dram.frees, 0);
-    place_relaxed_store((uint64_t *)&self->dram.bytes, 0);
-    bool registered = self->prev || self->next || registry == self;
-    self->prev = self->next = NULL;
-    registry = registered ? self : NULL;
-    threads_seen = registered;
+    memset(slots, 0, slots_used * sizeof slots[0]);
+    slots_used = 0;
+    threads_seen = 0;
+    if (self->slot) {
+        self->slot->live = true;
+        slots_used = (unsigned)(self->slot - slots) + 1;
+        threads_seen = 1;
+    }
     pthread_mutex_init(&registry_lock, NULL);
+    place_guard_leave(self->before_fork);
 }

@@ -8,6 +8,9 @@ PROGS=$BUILD/tests/progs
 
 bats_require_minimum_version 1.5.0
 
+# The suites set the LIBPLACE_* variables they test; none may leak in from the caller.
+while read -r name; do unset "$name"; done < <(compgen -e | grep '^LIBPLACE_' || true)
+
 load /usr/lib/bats/bats-support/load
 load /usr/lib/bats/bats-assert/load
 

@@ -38,5 +38,18 @@ int main(void)
     CHECK(strcmp(place_size_str(s, 5 << 20), "5.0 MiB") == 0);
     CHECK(strcmp(place_size_str(s, -(3LL << 30)), "-3.0 GiB") == 0);
     CHECK(strcmp(place_size_str(s, INT64_MAX), "8.0 EiB") == 0);
+    CHECK(strcmp(place_size_str(s, (1 << 20) - 1), "1.0 MiB") == 0); /* not 1024.0 KiB */
+
+    b = PLACE_BUF(out);
+    place_bprintf(&b, "%05d|%5d", -42, -42);
+    CHECK(strcmp(out, "-0042|  -42") == 0);
+
+    /* an exact fit is not a cut */
+    char eight[8];
+    b = PLACE_BUF(eight);
+    place_bprintf(&b, "%s", "1234567");
+    CHECK(!b.cut && strcmp(eight, "1234567") == 0);
+    place_bprintf(&b, "x");
+    CHECK(b.cut);
     return CHECK_DONE();
 }

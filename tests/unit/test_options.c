@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "../../config/options.h"
-#include "../../policy/fmt.h"
+#include "../../policy/out.h"
 #include "../../policy/report.h"
 #include "check.h"
 
@@ -15,11 +15,10 @@ static const char *read_env(char **env)
     static char said[4096];
     int fds[2];
     CHECK(pipe(fds) == 0);
-    int saved = place_stderr_fd;
-    place_stderr_fd = fds[1];
+    place_use_stderr(fds[1]);
     place_options = (struct place_options){0};
     place_options_read(env);
-    place_stderr_fd = saved;
+    place_use_stderr(2);
     close(fds[1]);
     ssize_t n = read(fds[0], said, sizeof said - 1);
     said[n > 0 ? n : 0] = '\0';
@@ -94,6 +93,14 @@ int main(void)
 
     char small[8];
     CHECK_EQ(place_report_path("abcdefghij", small, sizeof small), -1); /* does not fit */
+    CHECK_EQ(place_report_path("abcdefg", small, sizeof small), 0);     /* fits exactly */
+
+    /* the path is kept as a copy: a program may rewrite its environment block */
+    char entry[] = "LIBPLACE_REPORT=/tmp/report-%p";
+    char *rewritten[] = {entry, NULL};
+    read_env(rewritten);
+    memset(entry + 16, 'X', strlen(entry + 16));
+    CHECK(place_options.report && strcmp(place_options.report, "/tmp/report-%p") == 0);
     CHECK_EQ(place_report_path("", out, sizeof out), -1);
     CHECK_EQ(place_report_path("x%", out, sizeof out), -1);
     return CHECK_DONE();
