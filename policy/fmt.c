@@ -159,18 +159,19 @@ const char *place_size_str(char out[PLACE_SIZE_STR], int64_t bytes)
         place_bprintf(&b, "%s%llu B", sign, mag);
         return out;
     }
-    unsigned u = 0;
-    unsigned long long whole = mag;
-    while (whole >= 1024 * 1024 && u < 5) {
-        whole >>= 10;
+    /* the unit whose range [unit, 1024 * unit) holds mag; rounded from mag itself */
+    unsigned u = 1;
+    unsigned __int128 unit = 1024;
+    while (u < 6 && mag >= unit * 1024) {
+        unit *= 1024;
         u++;
     }
-    /* whole is now in [1024, 1024^2) of unit u: print it in unit u+1 with one decimal */
-    unsigned long long tenths = (whole * 10 + 512) / 1024;
-    if (tenths >= 10240 && u < 5) { /* rounds up to 1024.0: that is 1.0 of the next unit */
+    unsigned long long tenths =
+        (unsigned long long)((mag * (unsigned __int128)10 + unit / 2) / unit);
+    if (tenths >= 10240 && u < 6) { /* rounds up to 1024.0: that is 1.0 of the next unit */
         tenths = 10;
         u++;
     }
-    place_bprintf(&b, "%s%llu.%llu %s", sign, tenths / 10, tenths % 10, units[u + 1]);
+    place_bprintf(&b, "%s%llu.%llu %s", sign, tenths / 10, tenths % 10, units[u]);
     return out;
 }

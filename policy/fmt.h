@@ -21,8 +21,9 @@ struct place_buf {
 #define PLACE_BUF(array) ((struct place_buf){.s = (array), .cap = sizeof(array)})
 
 /* A printf subset: %s %c %d %u %ld %lu %lld %llu %zu %zd %% with an optional width,
- * '-' for left alignment, '0' to pad numbers with zeros, and a precision for %s (%.*s). Checked by
- * the compiler like printf. */
+ * '-' for left alignment, '0' to pad numbers with zeros, and a precision for %s (%.*s).
+ * The compiler checks the arguments' types as for printf; a conversion outside the
+ * subset prints "%?" and ends the output. */
 void place_bprintf(struct place_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void place_vbprintf(struct place_buf *b, const char *fmt, va_list ap);
 

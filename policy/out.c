@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <sys/resource.h>
@@ -81,6 +82,10 @@ int place_write_all(int fd, const char *s, size_t len)
         ssize_t n = write(fd, s, len);
         if (n < 0 && errno == EINTR)
             continue;
+        /* a non-blocking stderr that is full: wait for room, a second at most */
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) &&
+            poll(&(struct pollfd){.fd = fd, .events = POLLOUT}, 1, 1000) > 0)
+            continue;
         if (n <= 0) {
             rc = -1;
             break;
@@ -106,12 +111,11 @@ int place_write_all(int fd, const char *s, size_t len)
 static void vline(int fd, const char *fmt, va_list ap)
 {
     char text[1024];
-    struct place_buf b = PLACE_BUF(text);
+    /* one byte kept back for the newline, so that a cut line is still a line */
+    struct place_buf b = {.s = text, .cap = sizeof text - 1};
     place_bprintf(&b, "libplace: ");
     place_vbprintf(&b, fmt, ap);
-    if (b.cut) /* keep the line a line */
-        b.len--;
-    b.cut = false;
+    b.cap = sizeof text;
     place_bprintf(&b, "\n");
     place_write_all(fd, b.s, b.len);
 }

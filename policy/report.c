@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -118,7 +119,7 @@ static const char *why(int err)
     case EPERM:
         return "permission denied";
     case ELOOP:
-        return "it is a symbolic link (libplace does not follow one), or the path loops";
+        return "the path has too many symbolic links";
     case EROFS:
         return "the file system is read-only";
     case ENOSPC:
@@ -136,24 +137,26 @@ void place_report(int fd)
     clock_gettime(CLOCK_MONOTONIC, &now);
     long long ms = (long long)(now.tv_sec - run.start.tv_sec) * 1000 +
                    (now.tv_nsec - run.start.tv_nsec) / 1000000;
-    uint64_t threads = place_threads_seen();
+    uint64_t threads;
+    unsigned running;
+    place_threads_census(&threads, &running);
 
     char origin[48] = "";
     if (run.forked_from) {
         struct place_buf o = PLACE_BUF(origin);
         place_bprintf(&o, ", forked from pid %d", (int)run.forked_from);
     }
-    place_line(fd, "report of pid %d (%s)%s, %lld.%03lld s, %llu thread%s", (int)getpid(),
-               program_invocation_short_name, origin, ms / 1000, ms % 1000,
-               (unsigned long long)threads, threads == 1 ? "" : "s");
+    place_line(
+        fd, "report of pid %d (%s)%s, %lld.%03lld s, allocations from %llu thread%s (%u at exit)",
+        (int)getpid(), program_invocation_short_name, origin, ms / 1000, ms % 1000,
+        (unsigned long long)threads, threads == 1 ? "" : "s", running);
     place_line(fd, "%-8s %14s %14s %12s %12s", "tier", "allocations", "frees", "bytes now",
                "peak bytes");
 
-    struct place_counts pending = place_threads_pending();
     for (struct place_tier *const *tp = place_tiers; *tp; tp++) {
         struct place_tier *t = *tp;
         struct place_snapshot s =
-            place_stats_snapshot(&t->stats, t == &place_dram ? &pending : NULL);
+            t == &place_dram ? place_threads_dram() : place_stats_snapshot(&t->stats, NULL);
         char now_s[PLACE_SIZE_STR], peak_s[PLACE_SIZE_STR];
         place_line(fd, "%-8s %14llu %14llu %12s %12s", t->name, (unsigned long long)s.allocs,
                    (unsigned long long)s.frees, place_size_str(now_s, s.bytes),
@@ -194,7 +197,11 @@ void place_report_to(const char *dest)
     int saved = errno;
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) {
-        place_warn("cannot create report %s: %s; the report follows on stderr", path, why(errno));
+        struct stat st;
+        const char *reason = errno == EEXIST && lstat(path, &st) == 0 && S_ISLNK(st.st_mode)
+                                 ? "it is a symbolic link, which libplace does not follow"
+                                 : why(errno);
+        place_warn("cannot create report %s: %s; the report follows on stderr", path, reason);
         place_report(place_stderr());
     } else {
         place_report(fd);

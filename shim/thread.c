@@ -18,8 +18,8 @@ enum { SLOTS = 1024 };
  * per allocation. */
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct place_slot slots[SLOTS];
-static unsigned slots_used; /* high-water mark: slots at and above it were never live */
-static uint64_t threads_seen;
+static unsigned slots_used;   /* high-water mark: slots at and above it were never live */
+static uint64_t threads_seen; /* threads that counted an allocation, with a slot or not */
 
 static pthread_key_t exit_key;
 static bool ready;
@@ -62,13 +62,13 @@ static void register_thread(struct place_thread *t)
     place_guard_enter();
     struct place_slot *s = NULL;
     pthread_mutex_lock(&registry_lock);
+    threads_seen++;
     for (unsigned k = 0; k < SLOTS && !s; k++)
         if (!slots[k].live) {
             s = &slots[k];
             s->live = true;
             if (k >= slots_used)
                 slots_used = k + 1;
-            threads_seen++;
         }
     pthread_mutex_unlock(&registry_lock);
     if (s) {
@@ -130,20 +130,24 @@ static struct place_counts pending_locked(void)
     return sum;
 }
 
-struct place_counts place_threads_pending(void)
+struct place_snapshot place_threads_dram(void)
 {
+    /* under the lock, so that a thread exiting meanwhile is counted once */
     pthread_mutex_lock(&registry_lock);
-    struct place_counts sum = pending_locked();
+    struct place_counts pending = pending_locked();
+    struct place_snapshot snap = place_stats_snapshot(&place_dram.stats, &pending);
     pthread_mutex_unlock(&registry_lock);
-    return sum;
+    return snap;
 }
 
-uint64_t place_threads_seen(void)
+void place_threads_census(uint64_t *seen, unsigned *live)
 {
     pthread_mutex_lock(&registry_lock);
-    uint64_t n = threads_seen;
+    *seen = threads_seen;
+    *live = 0;
+    for (unsigned k = 0; k < slots_used; k++)
+        *live += slots[k].live;
     pthread_mutex_unlock(&registry_lock);
-    return n;
 }
 
 /* The guard goes up first: fork handlers that other libraries registered before
@@ -170,11 +174,10 @@ void place_threads_postfork_child(void)
     place_stats_restart(&place_dram.stats, s.bytes);
     memset(slots, 0, slots_used * sizeof slots[0]);
     slots_used = 0;
-    threads_seen = 0;
+    threads_seen = self->before_fork != PLACE_THREAD_NEW;
     if (self->slot) {
         self->slot->live = true;
         slots_used = (unsigned)(self->slot - slots) + 1;
-        threads_seen = 1;
     }
     pthread_mutex_init(&registry_lock, NULL);
     place_guard_leave(self->before_fork);

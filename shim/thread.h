@@ -81,11 +81,12 @@ void place_guard_leave(uint8_t was);
  * from then on; without, place_counting goes off and nothing is registered. */
 void place_threads_start(bool counting);
 
-/* The pass-through counts that live slots hold, summed. */
-struct place_counts place_threads_pending(void);
+/* The dram tier's counts: the shared ones plus what live slots still hold. */
+struct place_snapshot place_threads_dram(void);
 
-/* Number of threads that have registered since start (or since fork, in a child). */
-uint64_t place_threads_seen(void);
+/* How many threads have counted an allocation since start (or since the fork, in a
+ * child), and how many of those hold a slot now, that is, have not exited. */
+void place_threads_census(uint64_t *seen, unsigned *live);
 
 /* pthread_atfork handlers. */
 void place_threads_prefork(void);

@@ -20,8 +20,10 @@ load helpers
     run env LD_PRELOAD="$LIB" "$PROGS/free_null"
     assert_success
     assert_output "rss grew no"
+    # and with counting on (the report itself cannot be written there, and says so)
     run env LD_PRELOAD="$LIB" LIBPLACE_REPORT=/dev/null/none "$PROGS/free_null"
     assert_line "rss grew no"
+    assert_line --partial "libplace: cannot create report /dev/null/none"
 }
 
 @test "C++ new and delete reach libplace, on every thread" {

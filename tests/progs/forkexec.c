@@ -1,6 +1,8 @@
 /* Forks three children, one after the other so their output comes in order: one execs a
  * program, one exits through exit() with a status of its own, one allocates and frees
- * and returns from main; the parent prints their statuses and exits with its own. */
+ * 1000 blocks and returns from main; the parent prints their statuses and exits with its
+ * own. The parent holds 5000 blocks across the forks, so a child that reported its
+ * parent's counts instead of its own would show it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,9 @@ int main(int argc, char **argv)
         printf("exec'd child says %s\n", argv[1]);
         return 5;
     }
+    static void *held[5000];
+    for (int k = 0; k < 5000; k++)
+        held[k] = malloc(32);
     fflush(stdout);
     pid_t a = fork();
     if (a == 0) {
@@ -45,5 +50,7 @@ int main(int argc, char **argv)
     }
     int sc = status_of(c);
     printf("statuses %d %d %d\n", sa, sb, sc);
+    for (int k = 0; k < 5000; k++)
+        free(held[k]);
     return 3;
 }

@@ -39,6 +39,8 @@ int main(void)
     CHECK(strcmp(place_size_str(s, -(3LL << 30)), "-3.0 GiB") == 0);
     CHECK(strcmp(place_size_str(s, INT64_MAX), "8.0 EiB") == 0);
     CHECK(strcmp(place_size_str(s, (1 << 20) - 1), "1.0 MiB") == 0); /* not 1024.0 KiB */
+    CHECK(strcmp(place_size_str(s, 2044724), "2.0 MiB") == 0);       /* 1.950001 MiB */
+    CHECK(strcmp(place_size_str(s, 2044723), "1.9 MiB") == 0);
 
     b = PLACE_BUF(out);
     place_bprintf(&b, "%05d|%5d", -42, -42);
