@@ -1,8 +1,9 @@
 /* Start, fork and exit.
  *
- * Allocations that arrive before the constructor (from ld.so and libc's initialisers)
- * are served by glibc and counted by their thread; the thread registers on its first
- * count after the constructor, so nothing counted is lost. */
+ * Allocations that arrive before the constructor (from ld.so and the initialisers of
+ * linked libraries) are served by glibc and counted straight into the shared counters,
+ * since no thread can register yet; so what they allocate is counted when it is freed.
+ * A thread registers on its first count after the constructor. */
 #include <pthread.h>
 #include <unistd.h>
 
@@ -35,10 +36,10 @@ static void postfork_child(void)
 }
 
 /* ld.so runs this after the constructors of the shared libraries the program links and
- * before the executable's own. It needs nothing but libc. pthread_atfork allocates, hence the
- * guard. Without a report nothing is counted, so there is no thread registry to keep and no fork
- * handler to run: a program that asked for nothing pays for nothing, not even the code pages those
- * calls would fault in (about 150 KiB of a small program's RSS). */
+ * before the executable's own. It needs nothing but libc. pthread_atfork allocates, hence
+ * the guard. Without a report nothing is counted, so there is no thread registry to keep
+ * and no fork handler to run: a program that asked for nothing pays for nothing, not
+ * even the libc code pages those calls would fault in. */
 __attribute__((constructor)) static void place_init(void)
 {
     uint8_t was = place_guard_enter();
