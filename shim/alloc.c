@@ -18,26 +18,29 @@ static inline void *counted(void *p)
     return p;
 }
 
+/* Returns glibc's answer to call: a tail call when nothing is counted, counted on the way
+ * out otherwise. */
+#define SERVE(call)                                                                                \
+    do {                                                                                           \
+        if (!place_counting)                                                                       \
+            return call;                                                                           \
+        return counted(call);                                                                      \
+    } while (0)
+
 PLACE_EXPORT void *malloc(size_t size)
 {
-    if (!place_counting)
-        return __libc_malloc(size);
-    return counted(__libc_malloc(size));
+    SERVE(__libc_malloc(size));
 }
 
 /* glibc checks nmemb * size for overflow (ENOMEM) and skips clearing fresh mmapped memory. */
 PLACE_EXPORT void *calloc(size_t nmemb, size_t size)
 {
-    if (!place_counting)
-        return __libc_calloc(nmemb, size);
-    return counted(__libc_calloc(nmemb, size));
+    SERVE(__libc_calloc(nmemb, size));
 }
 
 PLACE_EXPORT void *memalign(size_t align, size_t size)
 {
-    if (!place_counting)
-        return __libc_memalign(align, size);
-    return counted(__libc_memalign(align, size));
+    SERVE(__libc_memalign(align, size));
 }
 
 /* In glibc 2.36 (Debian 12) aligned_alloc is an alias of memalign: any alignment is
@@ -45,23 +48,17 @@ PLACE_EXPORT void *memalign(size_t align, size_t size)
  * with EINVAL; libplace follows the glibc it runs on here. */
 PLACE_EXPORT void *aligned_alloc(size_t align, size_t size)
 {
-    if (!place_counting)
-        return __libc_memalign(align, size);
-    return counted(__libc_memalign(align, size));
+    SERVE(__libc_memalign(align, size));
 }
 
 PLACE_EXPORT void *valloc(size_t size)
 {
-    if (!place_counting)
-        return __libc_valloc(size);
-    return counted(__libc_valloc(size));
+    SERVE(__libc_valloc(size));
 }
 
 PLACE_EXPORT void *pvalloc(size_t size)
 {
-    if (!place_counting)
-        return __libc_pvalloc(size);
-    return counted(__libc_pvalloc(size));
+    SERVE(__libc_pvalloc(size));
 }
 
 /* glibc's own check: a power of two and a multiple of sizeof(void *), or EINVAL. The

@@ -14,6 +14,18 @@ static volatile size_t half = SIZE_MAX / 2;
 
 #define SAY(...) printf(__VA_ARGS__)
 
+/* p came from the aligned allocator `name` with n bytes: fill it, grow it to `grown`
+ * with realloc, and say whether the contents survived. */
+static void aligned_then_realloc(const char *name, char *p, size_t align, size_t n, size_t grown)
+{
+    SAY("%s(%zu): aligned %d usable %zu\n", name, align, (uintptr_t)p % align == 0,
+        malloc_usable_size(p));
+    memset(p, name[0], n);
+    char *q = realloc(p, grown);
+    SAY("realloc of %s keeps contents %d\n", name, q[0] == name[0] && q[n - 1] == name[0]);
+    free(q);
+}
+
 int main(void)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -60,21 +72,8 @@ int main(void)
     }
 
     /* aligned pointers handed to free and to realloc */
-    void *al = aligned_alloc(64, 640);
-    SAY("aligned_alloc(64): aligned %d usable %zu\n", (uintptr_t)al % 64 == 0,
-        malloc_usable_size(al));
-    memset(al, 'a', 640);
-    char *al2 = realloc(al, 100000);
-    SAY("realloc of aligned_alloc keeps contents %d\n", al2[0] == 'a' && al2[639] == 'a');
-    free(al2);
-
-    void *ma = memalign(4096, 10);
-    SAY("memalign(4096): aligned %d usable %zu\n", (uintptr_t)ma % 4096 == 0,
-        malloc_usable_size(ma));
-    memset(ma, 'm', 10);
-    char *ma2 = realloc(ma, 20);
-    SAY("realloc of memalign keeps contents %d\n", ma2[9] == 'm');
-    free(ma2);
+    aligned_then_realloc("aligned_alloc", aligned_alloc(64, 640), 64, 640, 100000);
+    aligned_then_realloc("memalign", memalign(4096, 10), 4096, 10, 20);
 
     void *pv = pvalloc(1);
     SAY("pvalloc(1): aligned %d usable is a page %d\n", (uintptr_t)pv % page == 0,

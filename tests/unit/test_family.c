@@ -210,6 +210,26 @@ static void counted(void)
     CHECK_EQ(s3.allocs - s3.frees, s0.allocs - s0.frees);
 }
 
+/* The dram tier through the tier interface, as rules that name dram will use it. */
+static void dram_tier(void)
+{
+    const struct place_tier_ops *ops = place_dram.ops;
+    CHECK_EQ(ops->init(&place_dram), 0);
+    for (size_t align = 0; align <= 4096; align = align ? align * 2 : 8) {
+        char *p = ops->alloc(&place_dram, 1000, align);
+        CHECK(p != NULL);
+        CHECK(align == 0 || (uintptr_t)p % align == 0);
+        size_t usable = ops->usable_size(&place_dram, p);
+        CHECK(usable >= 1000);
+        CHECK_EQ(usable, malloc_usable_size(p)); /* glibc's own block */
+        memset(p, 1, usable);
+        ops->free(&place_dram, p, usable);
+    }
+    size_t total = 0, avail = 0;
+    CHECK_EQ(ops->stats(&place_dram, &total, &avail), 0);
+    CHECK(total > 0 && avail > 0 && avail <= total);
+}
+
 int main(void)
 {
     errno_untouched_on_success();
@@ -218,5 +238,6 @@ int main(void)
     alignment();
     contents_and_usable();
     counted();
+    dram_tier();
     return CHECK_DONE();
 }
