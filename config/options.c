@@ -1,17 +1,16 @@
 #include "options.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../policy/fmt.h"
 #include "../policy/out.h"
-#include "../policy/report.h"
+#include "keys.h"
 
 struct place_options place_options;
-
-/* Each parser stores the value and returns NULL, or returns the expected form. */
-typedef const char *(*parse_fn)(const char *value);
+struct place_policy place_config;
 
 /* The report path is copied: programs that rewrite their environment block (to show a
  * process title, as nginx and PostgreSQL do) would otherwise change it under libplace.
@@ -30,46 +29,84 @@ static const char *keep_report_path(const char *value)
         place_bprintf(&b, "/");
     }
     place_bprintf(&b, "%s", value);
-    return b.cut ? NULL : path;
+    return b.cut ? value : path;
 }
 
-static const char *parse_report(const char *value)
+/* The variables that are not per-tier overrides. */
+enum { POLICY, RULES, CHECK, NFIXED };
+static const char *const fixed[NFIXED] = {"LIBPLACE_POLICY", "LIBPLACE_RULES", "LIBPLACE_CHECK"};
+
+static void print_error(void *ctx, const char *line)
 {
-    if (strcmp(value, "stdout") == 0)
-        return "stderr or a file path (stdout is not offered: the report would mix into "
-               "the program's own output)";
-    if (strcmp(value, "stderr") == 0) {
-        place_options.report = "stderr";
-        return NULL;
-    }
-    const char *path = *value ? keep_report_path(value) : NULL;
-    if (!path || place_report_path(path, NULL, 0) != 0)
-        return "stderr or a file path, where %p is the pid, %h the host, %r the MPI rank, "
-               "%t the start time and %% a percent sign";
-    place_options.report = path;
-    return NULL;
+    (void)ctx;
+    place_warn("%s", line);
 }
 
-static const struct {
-    const char *name;
-    parse_fn parse;
-} variables[] = {
-    {"LIBPLACE_REPORT", parse_report},
-};
-
-enum { NVARIABLES = sizeof variables / sizeof variables[0] };
+/* "LIBPLACE_LIMIT_HBW" and the like: the tier key and the tier, or false. The tier is
+ * the declared one whose name, upper-cased with '-' as '_', is TIER; otherwise TIER in
+ * lower case, which may name a tier a chain implies (hbw, pinned, managed). */
+static bool tier_override(const char *name, size_t namelen, int *key, char tier[PLACE_NAME_MAX])
+{
+    static const char prefix[] = "LIBPLACE_";
+    for (int k = 0; place_tier_keys[k].name; k++) {
+        const char *env = place_tier_keys[k].env;
+        size_t n = env ? strlen(env) : 0;
+        if (!env || namelen <= sizeof prefix + n || strncmp(name + sizeof prefix - 1, env, n) ||
+            name[sizeof prefix - 1 + n] != '_')
+            continue;
+        const char *t = name + sizeof prefix + n;
+        size_t tlen = namelen - (size_t)(t - name);
+        if (tlen >= PLACE_NAME_MAX)
+            return false;
+        *key = k;
+        for (unsigned j = 0; j < place_config.ntiers; j++) {
+            const char *declared = place_config.tiers[j].name;
+            size_t i = 0;
+            while (i < tlen && declared[i] &&
+                   (declared[i] == '-' ? '_' : toupper((unsigned char)declared[i])) == t[i])
+                i++;
+            if (i == tlen && !declared[i]) {
+                strcpy(tier, declared);
+                return true;
+            }
+        }
+        for (size_t i = 0; i < tlen; i++)
+            tier[i] = (char)tolower((unsigned char)t[i]);
+        tier[tlen] = 0;
+        return true;
+    }
+    return false;
+}
 
 static void warn_unknown(const char *entry, size_t namelen)
 {
-    char known[256];
+    char known[512];
     struct place_buf b = PLACE_BUF(known);
-    for (size_t k = 0; k < NVARIABLES; k++)
-        place_bprintf(&b, "%s%s", k ? ", " : "", variables[k].name);
+    for (int k = 0; k < NFIXED; k++)
+        place_bprintf(&b, "%s, ", fixed[k]);
+    for (int k = 0; place_libplace_keys[k].name; k++)
+        place_bprintf(&b, "%s, ", place_libplace_keys[k].env);
+    place_bprintf(&b, "LIBPLACE_<KEY>_<TIER> with KEY one of ");
+    for (int k = 0; place_tier_keys[k].name; k++)
+        if (place_tier_keys[k].env)
+            place_bprintf(&b, "%s%s", k > 1 ? ", " : "", place_tier_keys[k].env);
     place_warn("%.*s is not a libplace variable and is ignored (known: %s)", (int)namelen, entry,
                known);
 }
 
-void place_options_read(char *const *envp)
+/* The value of the variable `name` in envp, or NULL. */
+static const char *getvar(char *const *envp, const char *name)
+{
+    size_t n = strlen(name);
+    for (; envp && *envp; envp++)
+        if (strncmp(*envp, name, n) == 0 && (*envp)[n] == '=')
+            return *envp + n + 1;
+    return NULL;
+}
+
+/* The environment's overrides of [libplace] keys and of tier keys, and the warnings for
+ * names libplace does not know. */
+static void apply_overrides(char *const *envp)
 {
     static const char prefix[] = "LIBPLACE_";
     for (; envp && *envp; envp++) {
@@ -79,19 +116,81 @@ void place_options_read(char *const *envp)
         const char *eq = strchr(entry, '=');
         size_t namelen = eq ? (size_t)(eq - entry) : strlen(entry);
         const char *value = eq ? eq + 1 : "";
-        size_t k = 0;
-        while (k < NVARIABLES && !(strlen(variables[k].name) == namelen &&
-                                   strncmp(variables[k].name, entry, namelen) == 0))
-            k++;
-        if (k == NVARIABLES) {
+        struct place_origin at = {entry, 0, false};
+        bool known = false;
+        for (int k = 0; k < NFIXED; k++)
+            known |= strlen(fixed[k]) == namelen && strncmp(fixed[k], entry, namelen) == 0;
+        for (int k = 0; !known && place_libplace_keys[k].name; k++) {
+            const char *env = place_libplace_keys[k].env;
+            if (strlen(env) == namelen && strncmp(env, entry, namelen) == 0) {
+                place_policy_set(&place_config, &at, "libplace", place_libplace_keys[k].name,
+                                 value);
+                known = true;
+            }
+        }
+        int key;
+        char tier[PLACE_NAME_MAX];
+        if (!known && tier_override(entry, namelen, &key, tier)) {
+            place_policy_set(&place_config, &at, tier, place_tier_keys[key].name, value);
+            known = true;
+        }
+        if (!known)
             warn_unknown(entry, namelen);
-            continue;
-        }
-        const char *expected = variables[k].parse(value);
-        if (expected) {
-            place_warn("%s='%s' is not valid: expected %s; running the program untouched",
-                       variables[k].name, value, expected);
-            place_options.untouched = true;
-        }
     }
+}
+
+/* placerun --check's answer for a policy without errors: what it declares. */
+static void say_summary(void)
+{
+    char line[1024];
+    struct place_buf b = PLACE_BUF(line);
+    const struct place_policy *p = &place_config;
+    place_bprintf(&b, "%s: no errors; tiers:", *p->file ? p->file : "the policy");
+    for (unsigned k = 0; k < p->ntiers; k++)
+        place_bprintf(&b, "%s %s (%s)", k ? "," : "", p->tiers[k].name,
+                      place_kind_name(p->tiers[k].kind));
+    place_bprintf(&b, "; rules:");
+    for (unsigned k = 0; k < p->nrules; k++)
+        place_bprintf(&b, "%s %s", k ? "," : "", p->rules[k].name);
+    if (!p->nrules)
+        place_bprintf(&b, " none (everything stays in dram)");
+    place_warn("%s", line);
+}
+
+void place_options_read(char *const *envp)
+{
+    place_options = (struct place_options){0};
+    place_policy_init(&place_config, print_error, NULL);
+    const char *rules = getvar(envp, "LIBPLACE_RULES");
+    const char *file = getvar(envp, "LIBPLACE_POLICY");
+    const char *check = getvar(envp, "LIBPLACE_CHECK");
+    place_options.check = check && strcmp(check, "0") != 0;
+    if (rules)
+        place_policy_parse_inline(&place_config, "LIBPLACE_RULES", rules);
+    if (file && *file)
+        place_policy_parse_file(&place_config, file);
+    else if (file)
+        place_policy_error(&place_config, &(struct place_origin){"LIBPLACE_POLICY=", 0, false},
+                           "no path; expected the path of a policy file");
+    apply_overrides(envp);
+    place_policy_finish(&place_config);
+
+    unsigned errors = place_config.errors;
+    if (errors) {
+        bool abort = place_config.on_error == PLACE_ON_ERROR_ABORT || place_options.check;
+        place_warn("policy not loaded (%u error%s): %s", errors, errors == 1 ? "" : "s",
+                   place_options.check ? "it needs fixing"
+                   : abort ? "the program does not start (on_error = abort; on_error = "
+                             "passthrough runs it untouched)"
+                           : "running the program untouched (on_error = passthrough)");
+        place_options.refuse = abort;
+        place_options.untouched = !abort;
+        return;
+    }
+    if (place_options.check)
+        say_summary();
+    if (*place_config.report)
+        place_options.report = strcmp(place_config.report, "stderr") == 0
+                                   ? "stderr"
+                                   : keep_report_path(place_config.report);
 }

@@ -1,19 +1,31 @@
-/* The LIBPLACE_* environment, read once, in the constructor, and nowhere else. */
+/* The configuration: the LIBPLACE_* environment and the policy it names, read once, in
+ * the constructor, and nowhere else. */
 #ifndef PLACE_OPTIONS_H
 #define PLACE_OPTIONS_H
 
 #include <stdbool.h>
 
+#include "policy.h"
+
 struct place_options {
     const char *report; /* NULL: no report; "stderr"; or a path template (%p %h %r %t) */
-    bool untouched;     /* a value did not parse: libplace stays out of the program's way */
+    bool untouched;     /* the configuration is broken and on_error = passthrough */
+    bool refuse;        /* the configuration is broken and on_error = abort */
+    bool check;         /* LIBPLACE_CHECK: validate, say so and exit (placerun --check) */
 };
 
 extern struct place_options place_options;
 
-/* Reads every LIBPLACE_* variable of envp. A bad value gets one "libplace:" line naming
- * the variable, its value and the expected form, and sets `untouched`; an unknown
- * LIBPLACE_* name gets a line listing the known ones and is otherwise ignored. */
+/* The policy as the file, LIBPLACE_RULES and the overrides made it. */
+extern struct place_policy place_config;
+
+/* Reads every LIBPLACE_* variable of envp and the policy they name. Every error is a
+ * "libplace:" line naming the file and line or the variable, the text and what was
+ * expected; then one line says what happens, and `refuse` or `untouched` is set. An
+ * unknown LIBPLACE_* name gets a line listing the known ones and is otherwise ignored. */
 void place_options_read(char *const *envp);
+
+/* Exit status of a program that does not start because its policy is broken. */
+enum { PLACE_REFUSED_STATUS = 125 };
 
 #endif

@@ -45,6 +45,10 @@ __attribute__((constructor)) static void place_init(void)
     uint8_t was = place_guard_enter();
     place_report_mark_start(0);
     place_options_read(environ);
+    if (place_options.check)
+        _exit(place_config.errors ? 1 : 0);
+    if (place_options.refuse)
+        _exit(PLACE_REFUSED_STATUS);
     bool reporting = place_options.report && !place_options.untouched;
     place_tiers_init();
     if (reporting) {

@@ -1,38 +1,48 @@
 #!/usr/bin/env bats
-# LIBPLACE_* variables with bad values: one clear line, and the program runs untouched.
+# LIBPLACE_* variables with bad values: every error named with its variable, then on_error:
+# by default the program does not start (status 125); with passthrough it runs untouched.
 
 load helpers
 
-bad_value() { # $1 the value of LIBPLACE_REPORT
-    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_REPORT="$1" /usr/bin/python3 -c 'print("output"); raise SystemExit(7)'
+PROGRAM=(/usr/bin/python3 -c 'print("output"); raise SystemExit(7)')
+
+bad_value() { # $1 the value of LIBPLACE_REPORT, $2 the problem libplace names
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_REPORT="$1" "${PROGRAM[@]}"
+    assert_equal "$status" 125
+    assert_output ""
+    assert_equal "$stderr" "libplace: LIBPLACE_REPORT=$1: $2
+libplace: policy not loaded (1 error): the program does not start (on_error = abort; on_error = passthrough runs it untouched)"
+
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_REPORT="$1" LIBPLACE_ON_ERROR=passthrough "${PROGRAM[@]}"
     assert_equal "$status" 7
     assert_output output
-    # exactly one line from libplace, naming the variable, the value and the expected form
-    [ "$(wc -l <<<"$stderr")" -eq 1 ]
-    assert_equal "$stderr" "libplace: LIBPLACE_REPORT='$1' is not valid: expected $2; running the program untouched"
+    assert_equal "$stderr" "libplace: LIBPLACE_REPORT=$1: $2
+libplace: policy not loaded (1 error): running the program untouched (on_error = passthrough)"
 }
 
+TEMPLATE="not a usable report path; expected stderr or a file path, where %p is the pid, %h the host, %r the MPI rank, %t the start time and %% a percent sign"
+
 @test "an empty report path" {
-    bad_value "" "stderr or a file path, where %p is the pid, %h the host, %r the MPI rank, %t the start time and %% a percent sign"
+    bad_value "" "$TEMPLATE"
 }
 
 @test "an unknown %-token in the report path" {
-    bad_value "/tmp/r-%q" "stderr or a file path, where %p is the pid, %h the host, %r the MPI rank, %t the start time and %% a percent sign"
+    bad_value "/tmp/r-%q" "$TEMPLATE"
 }
 
 @test "a lone % at the end of the report path" {
-    bad_value "/tmp/r%" "stderr or a file path, where %p is the pid, %h the host, %r the MPI rank, %t the start time and %% a percent sign"
+    bad_value "/tmp/r%" "$TEMPLATE"
 }
 
 @test "stdout as the report destination" {
-    bad_value stdout "stderr or a file path (stdout is not offered: the report would mix into the program's own output)"
+    bad_value stdout "stdout is not offered, as the report would mix into the program's own output; expected stderr or a file path"
 }
 
 @test "a misspelt variable is named, with the known ones, and the program runs" {
     run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_REPROT=stderr /bin/echo hi
     assert_success
     assert_output hi
-    assert_equal "$stderr" "libplace: LIBPLACE_REPROT is not a libplace variable and is ignored (known: LIBPLACE_REPORT)"
+    assert_equal "$stderr" "libplace: LIBPLACE_REPROT is not a libplace variable and is ignored (known: LIBPLACE_POLICY, LIBPLACE_RULES, LIBPLACE_CHECK, LIBPLACE_REPORT, LIBPLACE_REPORT_FORMAT, LIBPLACE_ON_ERROR, LIBPLACE_DRY_RUN, LIBPLACE_SITES, LIBPLACE_<KEY>_<TIER> with KEY one of LIMIT, POLICY, PAGESIZE, NODES, DEVICE, CHUNK_INITIAL, CHUNK_MAX, CHUNK_GROWTH, LOCATION)"
 }
 
 @test "no LIBPLACE_ variable: libplace says nothing at all" {

@@ -1,0 +1,109 @@
+/* The checks that need the whole policy: chains name tiers that exist, each tier has what
+ * its kind requires and nothing its kind has no use for. */
+#include <string.h>
+
+#include "keys.h"
+
+/* The kinds each tier key means something for, as a mask of 1 << kind. */
+static unsigned key_kinds(int key)
+{
+    enum { ALL = 0x3f, CHUNKED = 1 << PLACE_PINNED | 1 << PLACE_MANAGED | 1 << PLACE_DEVICE };
+    switch (key) {
+    case PLACE_TKEY_LIMIT:
+        return ALL & ~(1u << PLACE_DRAM);
+    case PLACE_TKEY_POLICY:
+        return 1 << PLACE_HBW | 1 << PLACE_NUMA;
+    case PLACE_TKEY_PAGESIZE:
+        return 1 << PLACE_HBW;
+    case PLACE_TKEY_NODES:
+        return 1 << PLACE_NUMA;
+    case PLACE_TKEY_DEVICE:
+        return 1 << PLACE_DEVICE;
+    case PLACE_TKEY_CHUNK_INITIAL:
+    case PLACE_TKEY_CHUNK_MAX:
+    case PLACE_TKEY_CHUNK_GROWTH:
+        return CHUNKED;
+    case PLACE_TKEY_LOCATION:
+        return 1 << PLACE_MANAGED;
+    default:
+        return ALL;
+    }
+}
+
+static void check_tier(struct place_policy *p, struct place_tier_config *t)
+{
+    bool named_kind = false;
+    for (int k = 0; place_kind_names[k]; k++)
+        named_kind |= strcmp(t->name, place_kind_names[k]) == 0;
+    if (t->declared && !(t->seen & 1u << PLACE_TKEY_KIND) && !named_kind)
+        place_policy_error(p, &t->at, "[tier %s] has no kind; expected kind = dram, hbw, numa, "
+                                      "pinned, managed or device",
+                           t->name);
+    /* without a kind, what fits the kind cannot be told */
+    if ((t->seen & ~t->given & 1u << PLACE_TKEY_KIND) ||
+        (!(t->given & 1u << PLACE_TKEY_KIND) && !named_kind))
+        return;
+    for (int k = 0; place_tier_keys[k].name; k++) {
+        if (!(t->given & 1u << k) || key_kinds(k) & 1u << t->kind)
+            continue;
+        if (k == PLACE_TKEY_LIMIT)
+            place_policy_error(p, &t->key_at[k],
+                               "limit: dram takes no limit, as its memory is glibc's; expected "
+                               "a limit on another tier");
+        else
+            place_policy_error(p, &t->key_at[k],
+                               "%s: not a key of %s tiers; expected it only on tiers of kind %s",
+                               place_tier_keys[k].name, place_kind_name(t->kind),
+                               k == PLACE_TKEY_POLICY     ? "hbw or numa"
+                               : k == PLACE_TKEY_PAGESIZE ? "hbw"
+                               : k == PLACE_TKEY_NODES    ? "numa"
+                               : k == PLACE_TKEY_DEVICE   ? "device"
+                               : k == PLACE_TKEY_LOCATION ? "managed"
+                                                          : "pinned, managed or device");
+    }
+    if (t->kind == PLACE_NUMA && t->declared && !(t->seen & 1u << PLACE_TKEY_NODES))
+        place_policy_error(p, &t->at, "[tier %s] has no nodes; expected nodes = LIST, as 1 or 2-3",
+                           t->name);
+    if (t->kind == PLACE_NUMA && t->policy == PLACE_MPOL_BIND_ALL)
+        place_policy_error(p, &t->key_at[PLACE_TKEY_POLICY],
+                           "policy = bind_all: bind_all is hbw's; expected bind, preferred or "
+                           "interleave for a numa tier");
+    if (t->chunk_initial > t->chunk_max)
+        place_policy_error(p, &t->key_at[PLACE_TKEY_CHUNK_INITIAL],
+                           "chunk_initial is larger than chunk_max; expected chunk_initial <= "
+                           "chunk_max");
+}
+
+static void resolve_chain(struct place_policy *p, struct place_rule_config *r)
+{
+    if (!(r->seen & 1u << PLACE_RKEY_TO)) {
+        place_policy_error(p, &r->at, "rule %s has no chain; expected to = TIER, TIER ...",
+                           r->name);
+        return;
+    }
+    for (unsigned k = 0; k < r->nchain; k++) {
+        const char *name = r->chain_text[k];
+        struct place_tier_config *t = place_policy_tier(p, name, true);
+        if (!t) {
+            place_policy_error(p, &r->to_at,
+                               "to: no tier named '%s'; expected a tier declared with [tier %s] "
+                               "or one of dram, hbw, pinned, managed",
+                               name, name);
+            continue;
+        }
+        if (t->kind == PLACE_DEVICE && r->api == PLACE_API_MALLOC)
+            place_policy_error(p, &r->to_at,
+                               "to: %s is GPU memory, which only CUDA calls can use; expected "
+                               "api = cuda or api = any for a chain with a device tier",
+                               name);
+        r->chain[k] = (uint8_t)(t - p->tiers);
+    }
+}
+
+void place_policy_finish(struct place_policy *p)
+{
+    for (unsigned k = 0; k < p->nrules; k++)
+        resolve_chain(p, &p->rules[k]);
+    for (unsigned k = 0; k < p->ntiers; k++)
+        check_tier(p, &p->tiers[k]);
+}

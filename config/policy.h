@@ -1,0 +1,147 @@
+/* The policy: tiers, rules and the [libplace] settings, as the policy file, LIBPLACE_RULES
+ * and the LIBPLACE_* environment give them (the grammar is docs/libplace.policy.5).
+ *
+ * Everything lives in fixed arrays inside struct place_policy: it is built in the
+ * constructor, before the program runs, and read on every placed allocation, so it must
+ * not depend on the allocator it configures, and nothing in it is ever freed. */
+#ifndef PLACE_POLICY_H
+#define PLACE_POLICY_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+enum {
+    PLACE_MAX_TIERS = 16,
+    PLACE_MAX_RULES = 64,
+    PLACE_MAX_CHAIN = 8,
+    PLACE_MAX_PATTERNS = 64, /* over all rules: a frame's matches are one 64-bit mask */
+    PLACE_MAX_DEPTH = 16,
+    PLACE_DEFAULT_DEPTH = 4,
+    PLACE_NAME_MAX = 32, /* tier and rule names, with the NUL */
+    PLACE_PATTERN_MAX = 256,
+    PLACE_MAX_SITES = 1000,
+    PLACE_DEFAULT_SITES = 10,
+};
+
+enum place_kind { PLACE_DRAM, PLACE_HBW, PLACE_NUMA, PLACE_PINNED, PLACE_MANAGED, PLACE_DEVICE };
+
+enum place_mempolicy {
+    PLACE_MPOL_DEFAULT, /* the kind's own default: preferred for hbw, bind for numa */
+    PLACE_MPOL_BIND,
+    PLACE_MPOL_BIND_ALL,
+    PLACE_MPOL_PREFERRED,
+    PLACE_MPOL_INTERLEAVE,
+};
+
+enum place_pagesize { PLACE_PAGE_4K, PLACE_PAGE_2M, PLACE_PAGE_THP };
+
+enum place_api { PLACE_API_MALLOC = 1, PLACE_API_CUDA = 2, PLACE_API_ANY = 3 };
+
+enum place_on_full { PLACE_FALLBACK, PLACE_WAIT, PLACE_OVERFLOW, PLACE_FAIL };
+
+enum place_on_error { PLACE_ON_ERROR_ABORT, PLACE_ON_ERROR_PASSTHROUGH };
+
+/* Where a value came from, for messages: "hbw.ini:7", "LIBPLACE_LIMIT_HBW",
+ * "LIBPLACE_RULES rule 2". */
+struct place_origin {
+    const char *source;
+    int line;     /* 0: the source is the whole story */
+    bool in_rule; /* line counts inline rules, not lines */
+};
+
+struct place_tier_config {
+    char name[PLACE_NAME_MAX];
+    enum place_kind kind;
+    bool declared; /* by a [tier] section; otherwise implied by a chain */
+    uint64_t limit; /* bytes; 0: none */
+    enum place_mempolicy policy;
+    enum place_pagesize pagesize;
+    uint64_t nodes; /* NUMA node mask */
+    int device;
+    uint64_t chunk_initial, chunk_max;
+    unsigned chunk_growth;
+    int location; /* managed: -2 the driver decides, -1 host, N device N */
+    struct place_origin at;
+    uint32_t given;                       /* bit k: key k of the tier table was set */
+    uint32_t seen;                        /* bit k: key k was written, maybe wrongly */
+    struct place_origin key_at[16];       /* where each given key was set */
+};
+
+/* A site pattern: [MODULE_GLOB:]FUNCTION_GLOB, or MODULE+0xOFFSET (exact). */
+struct place_pattern {
+    char module[PLACE_PATTERN_MAX]; /* "" matches every module */
+    char function[PLACE_PATTERN_MAX];
+    bool exact;
+    uint64_t offset;
+};
+
+struct place_rule_config {
+    char name[PLACE_NAME_MAX];
+    unsigned api;
+    uint64_t min, max;
+    unsigned depth;
+    uint8_t chain[PLACE_MAX_CHAIN]; /* tier indexes, resolved by place_policy_finish */
+    unsigned nchain;
+    enum place_on_full on_full;
+    uint64_t patterns; /* mask over place_policy.patterns; 0: no site condition */
+    char chain_text[PLACE_MAX_CHAIN][PLACE_NAME_MAX];
+    struct place_origin at, to_at;
+    uint32_t given, seen;
+};
+
+struct place_policy {
+    /* [libplace] */
+    char report[PATH_MAX]; /* "" none, "stderr", or a path template */
+    enum place_on_error on_error;
+    bool dry_run;
+    unsigned sites;
+    /* index 0 is always dram */
+    struct place_tier_config tiers[PLACE_MAX_TIERS];
+    unsigned ntiers;
+    struct place_rule_config rules[PLACE_MAX_RULES];
+    unsigned nrules;
+    struct place_pattern patterns[PLACE_MAX_PATTERNS];
+    unsigned npatterns;
+    char file[PATH_MAX]; /* the policy file, "" when there is none */
+    uint64_t hash;       /* FNV-1a of the policy text and the inline rules */
+    unsigned errors;
+    /* where errors go: the shim prints them, the tests collect them */
+    void (*error)(void *ctx, const char *line);
+    void *error_ctx;
+};
+
+/* Empty policy: dram only, no rules, defaults; errors go to fn(ctx, line). */
+void place_policy_init(struct place_policy *p, void (*fn)(void *ctx, const char *line),
+                       void *ctx);
+
+/* Adds the sections of an INI text (source names it in messages) or of a file. */
+void place_policy_parse_text(struct place_policy *p, const char *source, const char *text);
+void place_policy_parse_file(struct place_policy *p, const char *path);
+
+/* Adds LIBPLACE_RULES-style rules: "key=value key=value; key=value ...". */
+void place_policy_parse_inline(struct place_policy *p, const char *source, const char *text);
+
+/* Sets one key as if `key = value` stood in [libplace] (section "libplace") or in the
+ * section of the tier named `section`. Used for the environment's overrides. */
+void place_policy_set(struct place_policy *p, const struct place_origin *at, const char *section,
+                      const char *key, const char *value);
+
+/* The tier named name; when there is none and name is a kind a chain may name without
+ * declaring it (hbw, pinned, managed), a tier of that kind is added if implied is true. */
+struct place_tier_config *place_policy_tier(struct place_policy *p, const char *name,
+                                            bool implied);
+
+/* Resolves chains, adds implied tiers and checks what needs the whole policy (a kind's
+ * required keys, keys that do not fit the kind). Call once, after everything is added. */
+void place_policy_finish(struct place_policy *p);
+
+/* One error, as "ORIGIN: TEXT", counted in p->errors. */
+void place_policy_error(struct place_policy *p, const struct place_origin *at, const char *fmt,
+                        ...) __attribute__((format(printf, 3, 4)));
+
+/* The name of a kind, a memory policy, an api, an on_full. */
+const char *place_kind_name(enum place_kind k);
+const char *place_on_full_name(enum place_on_full f);
+
+#endif

@@ -1,0 +1,254 @@
+#include "values.h"
+
+#include <ctype.h>
+#include <string.h>
+
+static const char size_expected[] = "expected a size such as 4096, 64K, 1M or 2G";
+
+bool place_value_size(const char *s, uint64_t *out, struct place_buf *why)
+{
+    if (!isdigit((unsigned char)*s)) {
+        place_bprintf(why, "'%s' is not a size; %s", s, size_expected);
+        return false;
+    }
+    uint64_t v = 0;
+    for (; isdigit((unsigned char)*s); s++)
+        if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, *s - '0', &v)) {
+            place_bprintf(why, "the number is too large; %s (at most 16E)", size_expected);
+            return false;
+        }
+    static const char units[] = "KMGTPE";
+    unsigned shift = 0;
+    const char *unit = s;
+    const char *u = *s ? strchr(units, toupper((unsigned char)*s)) : NULL;
+    if (u) {
+        shift = 10 * (unsigned)(u - units + 1);
+        s++;
+        if (s[0] == 'i' && (s[1] == 'B' || s[1] == 'b'))
+            s += 2;
+        else if (*s == 'B' || *s == 'b')
+            s++;
+    } else if (*s == 'B' || *s == 'b') {
+        s++;
+    }
+    if (*s) {
+        if (*unit == '.')
+            place_bprintf(why, "fractions are not accepted; %s (1536K, not 1.5M)", size_expected);
+        else
+            place_bprintf(why, "'%s' is not a size unit; %s", unit, size_expected);
+        return false;
+    }
+    if (shift && v > (UINT64_MAX >> shift)) {
+        place_bprintf(why, "the size is too large; %s (at most 16E)", size_expected);
+        return false;
+    }
+    *out = v << shift;
+    return true;
+}
+
+bool place_value_window(const char *s, uint64_t *min, uint64_t *max, struct place_buf *why)
+{
+    const char *dots = strstr(s, "..");
+    if (!dots) {
+        place_bprintf(why,
+                      "a single size is not a window; expected MIN..MAX with either end left "
+                      "out: '%s..' for %s and above, '..%s' for up to %s",
+                      s, s, s, s);
+        return false;
+    }
+    char lo[64], hi[64];
+    size_t n = (size_t)(dots - s);
+    if (n >= sizeof lo || strlen(dots + 2) >= sizeof hi) {
+        place_bprintf(why, "the window is too long; expected MIN..MAX such as 1M.. or 4K..64K");
+        return false;
+    }
+    memcpy(lo, s, n);
+    lo[n] = 0;
+    strcpy(hi, dots + 2);
+    *min = 0;
+    *max = UINT64_MAX;
+    if (*lo && !place_value_size(lo, min, why))
+        return false;
+    if (*hi && !place_value_size(hi, max, why))
+        return false;
+    if (*min > *max) {
+        place_bprintf(why, "MIN is larger than MAX; expected MIN..MAX with MIN <= MAX");
+        return false;
+    }
+    return true;
+}
+
+bool place_value_uint(const char *s, unsigned lo, unsigned hi, unsigned *out, struct place_buf *why)
+{
+    unsigned long long v = 0;
+    const char *c = s;
+    for (; isdigit((unsigned char)*c) && v <= hi; c++)
+        v = v * 10 + (unsigned)(*c - '0');
+    if (c == s || *c || v < lo || v > hi) {
+        place_bprintf(why, "'%s' is not a number from %u to %u; expected one", s, lo, hi);
+        return false;
+    }
+    *out = (unsigned)v;
+    return true;
+}
+
+struct nodes {
+    uint64_t mask;
+    struct place_buf *why;
+};
+
+static bool node_range(void *arg, const char *field)
+{
+    struct nodes *n = arg;
+    unsigned a, b;
+    char first[16];
+    const char *dash = strchr(field, '-');
+    size_t len = dash ? (size_t)(dash - field) : strlen(field);
+    if (len == 0 || len >= sizeof first)
+        goto bad;
+    memcpy(first, field, len);
+    first[len] = 0;
+    struct place_buf quiet = PLACE_BUF((char[8]){0});
+    if (!place_value_uint(first, 0, 63, &a, &quiet))
+        goto bad;
+    b = a;
+    if (dash && (!place_value_uint(dash + 1, 0, 63, &b, &quiet) || b < a))
+        goto bad;
+    for (unsigned k = a; k <= b; k++)
+        n->mask |= 1ull << k;
+    return true;
+bad:
+    place_bprintf(n->why,
+                  "'%s' is not a node or range of nodes; expected node numbers from 0 to 63 "
+                  "and ranges, as 1 or 2-3 or 0,2-3",
+                  field);
+    return false;
+}
+
+bool place_value_nodes(const char *s, uint64_t *mask, struct place_buf *why)
+{
+    struct nodes n = {0, why};
+    if (!place_value_split(s, ',', node_range, &n))
+        return false;
+    *mask = n.mask;
+    return true;
+}
+
+bool place_value_name(const char *s, char out[PLACE_NAME_MAX], struct place_buf *why)
+{
+    size_t n = strlen(s);
+    bool ok = n > 0 && n < PLACE_NAME_MAX && isalpha((unsigned char)s[0]);
+    for (size_t k = 0; ok && k < n; k++)
+        ok = isalnum((unsigned char)s[k]) || s[k] == '_' || s[k] == '-';
+    if (!ok) {
+        place_bprintf(why,
+                      "'%s' is not a name; expected a letter followed by letters, digits, '_' "
+                      "or '-', at most %d characters",
+                      s, PLACE_NAME_MAX - 1);
+        return false;
+    }
+    memcpy(out, s, n + 1);
+    return true;
+}
+
+bool place_value_word(const char *s, const char *const *words, int *out, struct place_buf *why)
+{
+    for (int k = 0; words[k]; k++)
+        if (strcmp(s, words[k]) == 0) {
+            *out = k;
+            return true;
+        }
+    place_bprintf(why, "'%s' is not accepted here; expected ", s);
+    for (int k = 0; words[k]; k++)
+        place_bprintf(why, "%s%s", k == 0 ? "" : words[k + 1] ? ", " : " or ", words[k]);
+    return false;
+}
+
+/* A glob fnmatch would take: a bracket expression must close, and nothing else can go
+ * wrong with fnmatch's syntax. Whitespace is refused, since symbol and file names have
+ * none and a space usually means a missing '|'. */
+static bool glob_ok(const char *g)
+{
+    if (!*g)
+        return false;
+    for (const char *c = g; *c; c++) {
+        if (isspace((unsigned char)*c) || *c == '|' || *c == ':')
+            return false;
+        if (*c == '[') {
+            const char *close = c[1] == ']' ? strchr(c + 2, ']') : strchr(c + 1, ']');
+            if (!close)
+                return false;
+            c = close;
+        }
+    }
+    return true;
+}
+
+bool place_value_pattern(const char *s, struct place_pattern *out, struct place_buf *why)
+{
+    static const char expected[] =
+        "expected FUNCTION_GLOB, MODULE_GLOB:FUNCTION_GLOB or MODULE+0xOFFSET, as *dgemm*, "
+        "libsolver.so*:* or solver+0x4a3f0";
+    memset(out, 0, sizeof *out);
+    size_t n = strlen(s);
+    if (n == 0 || n >= PLACE_PATTERN_MAX) {
+        place_bprintf(why, n ? "the pattern is too long; %s" : "an empty pattern; %s", expected);
+        return false;
+    }
+    const char *plus = strstr(s, "+0x");
+    if (plus && !strpbrk(s, "*?[:")) {
+        uint64_t off = 0;
+        const char *h = plus + 3;
+        bool ok = plus > s && *h;
+        for (; ok && *h; h++) {
+            int d = isdigit((unsigned char)*h) ? *h - '0'
+                    : isxdigit((unsigned char)*h) ? tolower((unsigned char)*h) - 'a' + 10
+                                                  : -1;
+            ok = d >= 0 && off >> 60 == 0;
+            off = off << 4 | (uint64_t)(d < 0 ? 0 : d);
+        }
+        memcpy(out->module, s, (size_t)(plus - s));
+        if (!ok || !glob_ok(out->module)) {
+            place_bprintf(why, "'%s' is not MODULE+0xOFFSET; %s", s, expected);
+            return false;
+        }
+        out->exact = true;
+        out->offset = off;
+        return true;
+    }
+    const char *colon = strchr(s, ':');
+    if (colon) {
+        memcpy(out->module, s, (size_t)(colon - s));
+        strcpy(out->function, colon + 1);
+    } else {
+        strcpy(out->function, s);
+    }
+    if ((colon && !glob_ok(out->module)) || !glob_ok(out->function)) {
+        place_bprintf(why, "'%s' is not a site pattern; %s", s, expected);
+        return false;
+    }
+    return true;
+}
+
+bool place_value_split(const char *s, char sep, bool (*fn)(void *arg, const char *field),
+                       void *arg)
+{
+    for (;;) {
+        const char *end = strchr(s, sep);
+        size_t n = end ? (size_t)(end - s) : strlen(s);
+        while (n && isspace((unsigned char)*s))
+            s++, n--;
+        while (n && isspace((unsigned char)s[n - 1]))
+            n--;
+        char field[PLACE_PATTERN_MAX + 1];
+        if (n >= sizeof field)
+            n = sizeof field - 1; /* the callers refuse fields this long */
+        memcpy(field, s, n);
+        field[n] = 0;
+        if (!fn(arg, field))
+            return false;
+        if (!end)
+            return true;
+        s = end + 1;
+    }
+}

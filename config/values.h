@@ -1,0 +1,32 @@
+/* The value forms of the policy grammar: sizes, size windows, node lists, names, words
+ * from a fixed set and site patterns.
+ *
+ * Each parser returns true and stores the value, or returns false and writes into `why`
+ * what is wrong and what was expected ("'X' is not a size unit; expected ..."), which the
+ * caller prefixes with the file, line and text. */
+#ifndef PLACE_VALUES_H
+#define PLACE_VALUES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../policy/fmt.h"
+#include "policy.h"
+
+bool place_value_size(const char *s, uint64_t *out, struct place_buf *why);
+bool place_value_window(const char *s, uint64_t *min, uint64_t *max, struct place_buf *why);
+bool place_value_uint(const char *s, unsigned lo, unsigned hi, unsigned *out,
+                      struct place_buf *why);
+bool place_value_nodes(const char *s, uint64_t *mask, struct place_buf *why);
+bool place_value_name(const char *s, char out[PLACE_NAME_MAX], struct place_buf *why);
+bool place_value_pattern(const char *s, struct place_pattern *out, struct place_buf *why);
+
+/* One of words[] (NULL-terminated): its index. */
+bool place_value_word(const char *s, const char *const *words, int *out, struct place_buf *why);
+
+/* Splits s at each `sep` into trimmed fields, calling fn for each (also for empty ones,
+ * so that "a,,b" can be refused). Stops when fn returns false. s is not changed. */
+bool place_value_split(const char *s, char sep, bool (*fn)(void *arg, const char *field),
+                       void *arg);
+
+#endif
