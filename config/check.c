@@ -36,8 +36,9 @@ static void check_tier(struct place_policy *p, struct place_tier_config *t)
     for (int k = 0; place_kind_names[k]; k++)
         named_kind |= strcmp(t->name, place_kind_names[k]) == 0;
     if (t->declared && !(t->seen & 1u << PLACE_TKEY_KIND) && !named_kind)
-        place_policy_error(p, &t->at, "[tier %s] has no kind; expected kind = dram, hbw, numa, "
-                                      "pinned, managed or device",
+        place_policy_error(p, &t->at,
+                           "[tier %s] has no kind; expected kind = dram, hbw, numa, "
+                           "pinned, managed or device",
                            t->name);
     /* without a kind, what fits the kind cannot be told */
     if ((t->seen & ~t->given & 1u << PLACE_TKEY_KIND) ||

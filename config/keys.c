@@ -5,8 +5,7 @@
 #include "../policy/report.h"
 #include "values.h"
 
-const char *const place_kind_names[] = {"dram",    "hbw",    "numa", "pinned",
-                                        "managed", "device", NULL};
+const char *const place_kind_names[] = {"dram", "hbw", "numa", "pinned", "managed", "device", NULL};
 
 const char *place_kind_name(enum place_kind k)
 {
@@ -43,7 +42,8 @@ static bool set_report(struct place_policy *p, void *o, const char *v, struct pl
                            "own output; expected stderr or a file path");
         return false;
     }
-    if (strcmp(v, "stderr") != 0 && (strlen(v) >= sizeof p->report || place_report_path(v, NULL, 0))) {
+    if (strcmp(v, "stderr") != 0 &&
+        (strlen(v) >= sizeof p->report || place_report_path(v, NULL, 0))) {
         place_bprintf(why, "not a usable report path; expected stderr or a file path, where %%p "
                            "is the pid, %%h the host, %%r the MPI rank, %%t the start time and "
                            "%%%% a percent sign");
@@ -53,8 +53,7 @@ static bool set_report(struct place_policy *p, void *o, const char *v, struct pl
     return true;
 }
 
-static bool set_report_format(struct place_policy *p, void *o, const char *v,
-                              struct place_buf *why)
+static bool set_report_format(struct place_policy *p, void *o, const char *v, struct place_buf *why)
 {
     (void)p, (void)o;
     int k;
@@ -136,8 +135,7 @@ static bool set_device(struct place_policy *p, void *o, const char *v, struct pl
     return true;
 }
 
-static bool set_chunk_initial(struct place_policy *p, void *o, const char *v,
-                              struct place_buf *why)
+static bool set_chunk_initial(struct place_policy *p, void *o, const char *v, struct place_buf *why)
 {
     (void)p;
     return place_value_size(v, &((struct place_tier_config *)o)->chunk_initial, why);
@@ -149,8 +147,7 @@ static bool set_chunk_max(struct place_policy *p, void *o, const char *v, struct
     return place_value_size(v, &((struct place_tier_config *)o)->chunk_max, why);
 }
 
-static bool set_chunk_growth(struct place_policy *p, void *o, const char *v,
-                             struct place_buf *why)
+static bool set_chunk_growth(struct place_policy *p, void *o, const char *v, struct place_buf *why)
 {
     (void)p;
     return place_value_uint(v, 1, 16, &((struct place_tier_config *)o)->chunk_growth, why);
@@ -265,8 +262,7 @@ static bool add_link(void *arg, const char *field)
     struct chain_fields *f = arg;
     struct place_rule_config *r = f->r;
     if (r->nchain == PLACE_MAX_CHAIN) {
-        place_bprintf(f->why, "the chain is too long; expected at most %d tiers",
-                      PLACE_MAX_CHAIN);
+        place_bprintf(f->why, "the chain is too long; expected at most %d tiers", PLACE_MAX_CHAIN);
         return false;
     }
     if (!*field) {
@@ -307,8 +303,7 @@ static bool set_name(struct place_policy *p, void *o, const char *v, struct plac
 
 /* "name" is last: it is offered only in inline rules, where there is no [rule NAME]. */
 const struct place_key place_rule_keys[] = {
-    {"api", set_api, NULL},         {"size", set_size, NULL},
-    {"site", set_site, NULL},       {"depth", set_depth, NULL},
-    {"to", set_to, NULL},           {"on_full", set_on_full, NULL},
-    {"name", set_name, NULL},       {NULL, NULL, NULL},
+    {"api", set_api, NULL},     {"size", set_size, NULL}, {"site", set_site, NULL},
+    {"depth", set_depth, NULL}, {"to", set_to, NULL},     {"on_full", set_on_full, NULL},
+    {"name", set_name, NULL},   {NULL, NULL, NULL},
 };

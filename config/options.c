@@ -180,9 +180,9 @@ void place_options_read(char *const *envp)
         bool abort = place_config.on_error == PLACE_ON_ERROR_ABORT || place_options.check;
         place_warn("policy not loaded (%u error%s): %s", errors, errors == 1 ? "" : "s",
                    place_options.check ? "it needs fixing"
-                   : abort ? "the program does not start (on_error = abort; on_error = "
-                             "passthrough runs it untouched)"
-                           : "running the program untouched (on_error = passthrough)");
+                   : abort             ? "the program does not start (on_error = abort; on_error = "
+                                         "passthrough runs it untouched)"
+                                       : "running the program untouched (on_error = passthrough)");
         place_options.refuse = abort;
         place_options.untouched = !abort;
         return;

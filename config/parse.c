@@ -18,8 +18,7 @@
 
 enum { LINE_MAX_CHARS = 1000, FILE_MAX_BYTES = 1 << 20 };
 
-void place_policy_error(struct place_policy *p, const struct place_origin *at, const char *fmt,
-                        ...)
+void place_policy_error(struct place_policy *p, const struct place_origin *at, const char *fmt, ...)
 {
     char line[1024];
     struct place_buf b = PLACE_BUF(line);
@@ -71,8 +70,7 @@ static void hash(struct place_policy *p, const char *s)
         p->hash = (p->hash ^ (unsigned char)*s) * 0x100000001b3ull;
 }
 
-struct place_tier_config *place_policy_tier(struct place_policy *p, const char *name,
-                                            bool implied)
+struct place_tier_config *place_policy_tier(struct place_policy *p, const char *name, bool implied)
 {
     for (unsigned k = 0; k < p->ntiers; k++)
         if (strcmp(p->tiers[k].name, name) == 0)
@@ -93,8 +91,7 @@ static struct place_rule_config *new_rule(struct place_policy *p, const char *na
 {
     for (unsigned k = 0; k < p->nrules; k++)
         if (strcmp(p->rules[k].name, name) == 0) {
-            place_policy_error(p, at, "a second rule named '%s'; expected each name once",
-                               name);
+            place_policy_error(p, at, "a second rule named '%s'; expected each name once", name);
             return NULL;
         }
     if (p->nrules == PLACE_MAX_RULES) {
@@ -128,9 +125,9 @@ static void set_key(struct place_policy *p, struct section *s, const struct plac
                     const char *key, const char *value, bool inline_rule)
 {
     int k = 0;
-    while (s->keys[k].name && (strcmp(s->keys[k].name, key) != 0 ||
-                               (s->keys == place_rule_keys && !inline_rule &&
-                                strcmp(key, "name") == 0)))
+    while (s->keys[k].name &&
+           (strcmp(s->keys[k].name, key) != 0 ||
+            (s->keys == place_rule_keys && !inline_rule && strcmp(key, "name") == 0)))
         k++;
     if (!s->keys[k].name) {
         char known[256];
@@ -138,13 +135,13 @@ static void set_key(struct place_policy *p, struct section *s, const struct plac
         for (int j = 0; s->keys[j].name; j++)
             if (inline_rule || s->keys != place_rule_keys || strcmp(s->keys[j].name, "name"))
                 place_bprintf(&b, "%s%s", j ? ", " : "", s->keys[j].name);
-        place_policy_error(p, at, "%s = %s: %s is not a key of %s; expected one of %s", key,
-                           value, key, s->what, known);
+        place_policy_error(p, at, "%s = %s: %s is not a key of %s; expected one of %s", key, value,
+                           key, s->what, known);
         return;
     }
     if (s->given && (*s->given & (1u << k)) && at->line) {
-        place_policy_error(p, at, "%s = %s: %s is given twice in %s; expected it once", key,
-                           value, key, s->what);
+        place_policy_error(p, at, "%s = %s: %s is given twice in %s; expected it once", key, value,
+                           key, s->what);
         return;
     }
     if (s->seen)
@@ -175,8 +172,11 @@ static void open_libplace(struct section *s, struct place_policy *p, uint32_t *g
 
 static void open_tier(struct section *s, struct place_tier_config *t)
 {
-    *s = (struct section){.keys = place_tier_keys, .object = t, .given = &t->given,
-                          .seen = &t->seen, .key_at = t->key_at};
+    *s = (struct section){.keys = place_tier_keys,
+                          .object = t,
+                          .given = &t->given,
+                          .seen = &t->seen,
+                          .key_at = t->key_at};
     struct place_buf b = PLACE_BUF(s->what_buf);
     place_bprintf(&b, "[tier %s]", t->name);
     s->what = s->what_buf;
@@ -239,8 +239,9 @@ static void header(struct parser *ps, const char *line)
         }
         struct place_tier_config *t = place_policy_tier(p, tname, false);
         if (t && t->declared) {
-            place_policy_error(p, &ps->at, "[%s]: a second tier named '%s'; expected each name once",
-                               inner, tname);
+            place_policy_error(p, &ps->at,
+                               "[%s]: a second tier named '%s'; expected each name once", inner,
+                               tname);
             return;
         }
         if (!t && p->ntiers == PLACE_MAX_TIERS) {
@@ -290,8 +291,7 @@ static bool check_line(struct parser *ps, char *line)
         return false;
     }
     if (!strpbrk(s, "=:") || *s == '=' || *s == ':') {
-        place_policy_error(ps->p, &ps->at, "%s: not a key = value line; expected key = value",
-                           s);
+        place_policy_error(ps->p, &ps->at, "%s: not a key = value line; expected key = value", s);
         return false;
     }
     if (!ps->in_section) {
@@ -313,9 +313,8 @@ static char *next_line(char *str, int num, void *stream)
         const char *line = ps->text;
         ps->text += n + (end != NULL);
         if (n > LINE_MAX_CHARS || n + 2 > (size_t)num) {
-            place_policy_error(ps->p, &ps->at,
-                               "the line has %zu characters; expected at most %d", n,
-                               LINE_MAX_CHARS);
+            place_policy_error(ps->p, &ps->at, "the line has %zu characters; expected at most %d",
+                               n, LINE_MAX_CHARS);
             continue;
         }
         memcpy(str, line, n);
@@ -366,7 +365,7 @@ void place_policy_parse_file(struct place_policy *p, const char *path)
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > FILE_MAX_BYTES) {
-        const char *why = fd < 0 ? "cannot open it; expected a readable policy file"
+        const char *why = fd < 0                 ? "cannot open it; expected a readable policy file"
                           : !S_ISREG(st.st_mode) ? "not a regular file; expected a policy file"
                                                  : "larger than 1 MiB; expected a policy file";
         place_policy_error(p, &at, "%s", why);
@@ -404,8 +403,7 @@ static void inline_rule(struct place_policy *p, const struct place_origin *at, c
     for (char *w = strtok_r(words, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
         char *eq = strchr(w, '=');
         if (!eq || eq == w) {
-            place_policy_error(p, at, "%s: not a key=value word; expected key=value, as to=hbw",
-                               w);
+            place_policy_error(p, at, "%s: not a key=value word; expected key=value, as to=hbw", w);
             continue;
         }
         *eq = 0;
@@ -414,8 +412,10 @@ static void inline_rule(struct place_policy *p, const struct place_origin *at, c
     if (strcmp(r->name, name) != 0)
         for (unsigned k = 0; k + 1 < p->nrules; k++)
             if (strcmp(p->rules[k].name, r->name) == 0)
-                place_policy_error(p, at, "name=%s: a second rule named '%s'; expected each "
-                                          "name once", r->name, r->name);
+                place_policy_error(p, at,
+                                   "name=%s: a second rule named '%s'; expected each "
+                                   "name once",
+                                   r->name, r->name);
 }
 
 void place_policy_parse_inline(struct place_policy *p, const char *source, const char *text)

@@ -53,7 +53,7 @@ struct place_origin {
 struct place_tier_config {
     char name[PLACE_NAME_MAX];
     enum place_kind kind;
-    bool declared; /* by a [tier] section; otherwise implied by a chain */
+    bool declared;  /* by a [tier] section; otherwise implied by a chain */
     uint64_t limit; /* bytes; 0: none */
     enum place_mempolicy policy;
     enum place_pagesize pagesize;
@@ -63,9 +63,9 @@ struct place_tier_config {
     unsigned chunk_growth;
     int location; /* managed: -2 the driver decides, -1 host, N device N */
     struct place_origin at;
-    uint32_t given;                       /* bit k: key k of the tier table was set */
-    uint32_t seen;                        /* bit k: key k was written, maybe wrongly */
-    struct place_origin key_at[16];       /* where each given key was set */
+    uint32_t given;                 /* bit k: key k of the tier table was set */
+    uint32_t seen;                  /* bit k: key k was written, maybe wrongly */
+    struct place_origin key_at[16]; /* where each given key was set */
 };
 
 /* A site pattern: [MODULE_GLOB:]FUNCTION_GLOB, or MODULE+0xOFFSET (exact). */
@@ -112,8 +112,7 @@ struct place_policy {
 };
 
 /* Empty policy: dram only, no rules, defaults; errors go to fn(ctx, line). */
-void place_policy_init(struct place_policy *p, void (*fn)(void *ctx, const char *line),
-                       void *ctx);
+void place_policy_init(struct place_policy *p, void (*fn)(void *ctx, const char *line), void *ctx);
 
 /* Adds the sections of an INI text (source names it in messages) or of a file. */
 void place_policy_parse_text(struct place_policy *p, const char *source, const char *text);
@@ -129,16 +128,15 @@ void place_policy_set(struct place_policy *p, const struct place_origin *at, con
 
 /* The tier named name; when there is none and name is a kind a chain may name without
  * declaring it (hbw, pinned, managed), a tier of that kind is added if implied is true. */
-struct place_tier_config *place_policy_tier(struct place_policy *p, const char *name,
-                                            bool implied);
+struct place_tier_config *place_policy_tier(struct place_policy *p, const char *name, bool implied);
 
 /* Resolves chains, adds implied tiers and checks what needs the whole policy (a kind's
  * required keys, keys that do not fit the kind). Call once, after everything is added. */
 void place_policy_finish(struct place_policy *p);
 
 /* One error, as "ORIGIN: TEXT", counted in p->errors. */
-void place_policy_error(struct place_policy *p, const struct place_origin *at, const char *fmt,
-                        ...) __attribute__((format(printf, 3, 4)));
+void place_policy_error(struct place_policy *p, const struct place_origin *at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* The name of a kind, a memory policy, an api, an on_full. */
 const char *place_kind_name(enum place_kind k);

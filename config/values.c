@@ -201,7 +201,7 @@ bool place_value_pattern(const char *s, struct place_pattern *out, struct place_
         const char *h = plus + 3;
         bool ok = plus > s && *h;
         for (; ok && *h; h++) {
-            int d = isdigit((unsigned char)*h) ? *h - '0'
+            int d = isdigit((unsigned char)*h)    ? *h - '0'
                     : isxdigit((unsigned char)*h) ? tolower((unsigned char)*h) - 'a' + 10
                                                   : -1;
             ok = d >= 0 && off >> 60 == 0;
@@ -230,8 +230,7 @@ bool place_value_pattern(const char *s, struct place_pattern *out, struct place_
     return true;
 }
 
-bool place_value_split(const char *s, char sep, bool (*fn)(void *arg, const char *field),
-                       void *arg)
+bool place_value_split(const char *s, char sep, bool (*fn)(void *arg, const char *field), void *arg)
 {
     for (;;) {
         const char *end = strchr(s, sep);

@@ -41,12 +41,12 @@ static void put_padded(struct place_buf *b, const char *s, size_t n, int width, 
 }
 
 /* Digits of v, most significant first, into the end of out; returns where they start. */
-static char *digits(char *end, unsigned long long v)
+static char *digits(char *end, unsigned long long v, unsigned base)
 {
     char *p = end;
     do
-        *--p = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
+        *--p = "0123456789abcdef"[v % base];
+    while ((v /= base) != 0);
     return p;
 }
 
@@ -111,7 +111,7 @@ void place_vbprintf(struct place_buf *b, const char *fmt, va_list ap)
                           : longs    ? (longs > 1 ? va_arg(ap, long long) : va_arg(ap, long))
                                      : va_arg(ap, int);
             unsigned long long mag = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-            char *p = digits(end, mag);
+            char *p = digits(end, mag, 10);
             if (v < 0 && zeros) { /* the sign goes before the zeros */
                 put(b, "-", 1);
                 width = width > 0 ? width - 1 : 0;
@@ -121,12 +121,13 @@ void place_vbprintf(struct place_buf *b, const char *fmt, va_list ap)
             put_padded(b, p, (size_t)(end - p), width, left, zeros);
             break;
         }
-        case 'u': {
+        case 'u':
+        case 'x': {
             unsigned long long v =
                 size_t_arg ? va_arg(ap, size_t)
                 : longs ? (longs > 1 ? va_arg(ap, unsigned long long) : va_arg(ap, unsigned long))
                         : va_arg(ap, unsigned);
-            char *p = digits(end, v);
+            char *p = digits(end, v, c == 'x' ? 16 : 10);
             put_padded(b, p, (size_t)(end - p), width, left, zeros);
             break;
         }

@@ -20,7 +20,7 @@ struct place_buf {
 
 #define PLACE_BUF(array) ((struct place_buf){.s = (array), .cap = sizeof(array)})
 
-/* A printf subset: %s %c %d %u %ld %lu %lld %llu %zu %zd %% with an optional width,
+/* A printf subset: %s %c %d %u %x %ld %lu %lx %lld %llu %zu %zd %% with an optional width,
  * '-' for left alignment, '0' to pad numbers with zeros, and a precision for %s (%.*s).
  * The compiler checks the arguments' types as for printf; a conversion outside the
  * subset prints "%?" and ends the output. */

@@ -47,3 +47,18 @@ void place_stats_restart(struct place_tier_stats *s, int64_t bytes)
     atomic_store_explicit(&s->bytes, bytes, memory_order_relaxed);
     atomic_store_explicit(&s->peak, bytes, memory_order_relaxed);
 }
+
+bool place_stats_reserve(struct place_tier_stats *s, int64_t bytes, uint64_t limit)
+{
+    int64_t now = atomic_load_explicit(&s->bytes, memory_order_relaxed);
+    do {
+        if (limit && (uint64_t)now + (uint64_t)bytes > limit) {
+            atomic_fetch_add_explicit(&s->refused, 1, memory_order_relaxed);
+            return false;
+        }
+    } while (!atomic_compare_exchange_weak_explicit(&s->bytes, &now, now + bytes,
+                                                    memory_order_relaxed, memory_order_relaxed));
+    atomic_fetch_add_explicit(&s->allocs, 1, memory_order_relaxed);
+    raise_peak(s, now + bytes);
+    return true;
+}

@@ -12,6 +12,7 @@
 #define PLACE_STATS_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 enum { PLACE_STATS_BATCH = 1024 * 1024 };
@@ -26,6 +27,13 @@ struct place_counts {
 struct place_tier_stats {
     _Atomic uint64_t allocs, frees;
     _Atomic int64_t bytes, peak;
+    _Atomic uint64_t refused; /* requests its limit turned away, sent on down the chain */
+    _Atomic uint64_t skipped; /* requests a chain sent here while it is unavailable */
+};
+
+/* A rule's matches: allocations it decided, and their usable bytes. */
+struct place_rule_stats {
+    _Atomic uint64_t hits, bytes;
 };
 
 struct place_snapshot {
@@ -35,6 +43,10 @@ struct place_snapshot {
 
 /* Adds c to s and raises s->peak if the bytes in use now exceed it. */
 void place_stats_add(struct place_tier_stats *s, const struct place_counts *c);
+
+/* Takes `bytes` more for one allocation unless that would pass limit (0: none); the
+ * check and the taking are one atomic step, so threads together never pass the limit. */
+bool place_stats_reserve(struct place_tier_stats *s, int64_t bytes, uint64_t limit);
 
 /* s as it stands, plus counts not yet handed over (pending may be NULL). */
 struct place_snapshot place_stats_snapshot(const struct place_tier_stats *s,

@@ -3,12 +3,33 @@
 #include <errno.h>
 #include <string.h>
 
-struct place_tier *const place_tiers[] = {&place_dram, NULL};
+#include "../config/policy.h"
 
-void place_tiers_init(void)
+struct place_tier *place_tiers[PLACE_MAX_TIERS + 1] = {&place_dram, NULL};
+
+/* Why a kind cannot place memory yet: each arrives with its own support. */
+static const char *const not_built[] = {
+    [PLACE_HBW] = "this libplace does not place into hbw yet (memkind support is to come)",
+    [PLACE_NUMA] = "this libplace does not place into numa yet (libnuma support is to come)",
+    [PLACE_PINNED] = "this libplace does not place into pinned yet (CUDA support is to come)",
+    [PLACE_MANAGED] = "this libplace does not place into managed yet (CUDA support is to come)",
+    [PLACE_DEVICE] = "this libplace does not place into device yet (CUDA support is to come)",
+};
+
+void place_tiers_init(const struct place_policy *policy)
 {
-    for (struct place_tier *const *t = place_tiers; *t; t++)
-        if ((*t)->ops->init(*t) != 0 && !(*t)->unavailable)
+    static struct place_tier configured[PLACE_MAX_TIERS];
+    for (unsigned k = 1; policy && k < policy->ntiers; k++) {
+        const struct place_tier_config *c = &policy->tiers[k];
+        configured[k] = (struct place_tier){.name = c->name, .limit = c->limit};
+        if (c->kind == PLACE_DRAM)
+            configured[k].ops = place_dram.ops;
+        else
+            configured[k].unavailable = not_built[c->kind];
+        place_tiers[k] = &configured[k];
+    }
+    for (struct place_tier **t = place_tiers; *t; t++)
+        if ((*t)->ops && (*t)->ops->init(*t) != 0 && !(*t)->unavailable)
             (*t)->unavailable = "its initialisation failed";
 }
 

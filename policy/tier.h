@@ -6,6 +6,7 @@
 #ifndef PLACE_TIER_H
 #define PLACE_TIER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "stats.h"
@@ -27,16 +28,18 @@ struct place_tier_ops {
 
 struct place_tier {
     const char *name;
-    const struct place_tier_ops *ops;
-    const char *unavailable; /* NULL, or why this machine cannot offer the tier */
+    const struct place_tier_ops *ops; /* NULL for a kind this build cannot place into */
+    const char *unavailable;          /* NULL, or why this machine cannot offer the tier */
+    uint64_t limit;                   /* bytes; 0: none */
     struct place_tier_stats stats;
+    _Atomic bool told; /* the first skip of an unavailable tier has been reported */
 };
 
 /* The default tier: glibc's allocator. Allocations no rule places are counted here. */
 extern struct place_tier place_dram;
 
-/* The tiers in report order, NULL-terminated. */
-extern struct place_tier *const place_tiers[];
+/* The policy's tiers in its order, dram first, NULL-terminated. */
+extern struct place_tier *place_tiers[];
 
 /* free() and realloc() of a pointer tier t placed (the shim found it in t's ranges).
  * realloc keeps the block when it still fits and otherwise moves it within t, with
@@ -45,7 +48,9 @@ extern struct place_tier *const place_tiers[];
 void place_tier_free(struct place_tier *t, void *p);
 void *place_tier_realloc(struct place_tier *t, void *p, size_t size);
 
-/* Initialises every tier; one that fails says why in its `unavailable`. */
-void place_tiers_init(void);
+/* Sets up the tiers the policy declares (dram alone without one) and initialises each;
+ * one that cannot be offered here says why in its `unavailable`. */
+struct place_policy;
+void place_tiers_init(const struct place_policy *policy);
 
 #endif

@@ -1,12 +1,15 @@
 /* malloc, calloc and the aligned family.
  *
- * No rule places anything yet, so every call is glibc's: a tail call when nobody asked
- * for counts, otherwise counted against the dram tier on the way out. Failures are
- * glibc's too: errno is whatever glibc set (ENOMEM), and on success nothing here touches
- * it. */
+ * A size inside some rule's window goes to the policy (policy/place.c). Every other call
+ * is glibc's: a tail call when nobody asked for counts, otherwise counted against the
+ * dram tier on the way out. Failures are glibc's too: errno is whatever glibc set
+ * (ENOMEM), and on success nothing here touches it. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <unistd.h>
 
+#include "../policy/place.h"
 #include "export.h"
 #include "glibc.h"
 #include "thread.h"
@@ -18,10 +21,14 @@ static inline void *counted(void *p)
     return p;
 }
 
-/* Returns glibc's answer to call: a tail call when nothing is counted, counted on the way
- * out otherwise. */
-#define SERVE(call)                                                                                \
+#define CALLER ((uintptr_t)__builtin_return_address(0))
+
+/* Returns the policy's answer when size is in a window, else glibc's answer to call: a
+ * tail call when nothing is counted, counted on the way out otherwise. */
+#define SERVE(size, align, kind, call)                                                             \
     do {                                                                                           \
+        if (__builtin_expect(place_in_window(size), 0))                                            \
+            return place_alloc(size, align, kind, CALLER);                                         \
         if (!place_counting)                                                                       \
             return call;                                                                           \
         return counted(call);                                                                      \
@@ -29,18 +36,26 @@ static inline void *counted(void *p)
 
 PLACE_EXPORT void *malloc(size_t size)
 {
-    SERVE(__libc_malloc(size));
+    SERVE(size, 0, PLACE_MALLOC, __libc_malloc(size));
 }
 
-/* glibc checks nmemb * size for overflow (ENOMEM) and skips clearing fresh mmapped memory. */
+/* glibc checks nmemb * size for overflow (ENOMEM) and skips clearing fresh mmapped memory;
+ * an overflowing product is left to it, whatever the window. */
 PLACE_EXPORT void *calloc(size_t nmemb, size_t size)
 {
-    SERVE(__libc_calloc(nmemb, size));
+    size_t bytes;
+    if (__builtin_mul_overflow(nmemb, size, &bytes))
+        bytes = 0, nmemb = SIZE_MAX, size = SIZE_MAX;
+    else if (__builtin_expect(place_in_window(bytes), 0))
+        return place_alloc(bytes, 0, PLACE_CALLOC, CALLER);
+    if (!place_counting)
+        return __libc_calloc(nmemb, size);
+    return counted(__libc_calloc(nmemb, size));
 }
 
 PLACE_EXPORT void *memalign(size_t align, size_t size)
 {
-    SERVE(__libc_memalign(align, size));
+    SERVE(size, align, PLACE_ALIGNED, __libc_memalign(align, size));
 }
 
 /* In glibc 2.36 (Debian 12) aligned_alloc is an alias of memalign: any alignment is
@@ -48,17 +63,25 @@ PLACE_EXPORT void *memalign(size_t align, size_t size)
  * with EINVAL; libplace follows the glibc it runs on here. */
 PLACE_EXPORT void *aligned_alloc(size_t align, size_t size)
 {
-    SERVE(__libc_memalign(align, size));
+    SERVE(size, align, PLACE_ALIGNED, __libc_memalign(align, size));
 }
 
 PLACE_EXPORT void *valloc(size_t size)
 {
-    SERVE(__libc_valloc(size));
+    SERVE(size, (size_t)getpagesize(), PLACE_ALIGNED, __libc_valloc(size));
 }
 
+/* pvalloc rounds the size up to whole pages (0 to one page); a size whose rounding
+ * overflows is left to glibc, which fails it. */
 PLACE_EXPORT void *pvalloc(size_t size)
 {
-    SERVE(__libc_pvalloc(size));
+    size_t page = (size_t)getpagesize();
+    size_t whole = size ? (size + page - 1) & ~(page - 1) : page;
+    if (whole >= size && __builtin_expect(place_in_window(whole), 0))
+        return place_alloc(whole, page, PLACE_ALIGNED, CALLER);
+    if (!place_counting)
+        return __libc_pvalloc(size);
+    return counted(__libc_pvalloc(size));
 }
 
 /* glibc's own check: a power of two and a multiple of sizeof(void *), or EINVAL. The
@@ -68,9 +91,13 @@ PLACE_EXPORT int posix_memalign(void **out, size_t align, size_t size)
 {
     if (align == 0 || align % sizeof(void *) != 0 || (align & (align - 1)) != 0)
         return EINVAL;
-    void *p = __libc_memalign(align, size);
+    void *p;
+    if (__builtin_expect(place_in_window(size), 0))
+        p = place_alloc(size, align, PLACE_ALIGNED, CALLER);
+    else if ((p = __libc_memalign(align, size)) && place_counting)
+        counted(p);
     if (!p)
         return ENOMEM;
-    *out = place_counting ? counted(p) : p;
+    *out = p;
     return 0;
 }

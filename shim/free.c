@@ -1,6 +1,7 @@
 /* free and malloc_usable_size: the ownership test first, then glibc. */
 #include <stdlib.h>
 
+#include "../policy/place.h"
 #include "export.h"
 #include "glibc.h"
 #include "owner.h"
@@ -15,6 +16,8 @@ PLACE_EXPORT void free(void *p)
         place_tier_free(t, p);
         return;
     }
+    if (__builtin_expect(place_dry_run, 0) && place_dry_free(p))
+        return;
     if (place_counting)
         place_count(0, 1, -(int64_t)place_glibc_usable(p));
     __libc_free(p);

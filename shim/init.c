@@ -9,6 +9,7 @@
 
 #include "../config/options.h"
 #include "../policy/out.h"
+#include "../policy/place.h"
 #include "../policy/report.h"
 #include "../policy/tier.h"
 #include "owner.h"
@@ -18,6 +19,7 @@ extern char **environ;
 
 static void prefork(void)
 {
+    place_policy_prefork();
     place_owner_prefork();
     place_threads_prefork();
 }
@@ -26,12 +28,14 @@ static void postfork_parent(void)
 {
     place_threads_postfork_parent();
     place_owner_postfork();
+    place_policy_postfork();
 }
 
 static void postfork_child(void)
 {
     place_threads_postfork_child();
     place_owner_postfork();
+    place_policy_postfork();
     place_report_mark_start(getppid());
 }
 
@@ -50,11 +54,14 @@ __attribute__((constructor)) static void place_init(void)
     if (place_options.refuse)
         _exit(PLACE_REFUSED_STATUS);
     bool reporting = place_options.report && !place_options.untouched;
-    place_tiers_init();
-    if (reporting) {
+    bool placing = place_config.nrules && !place_options.untouched;
+    place_tiers_init(placing ? &place_config : NULL);
+    if (placing)
+        place_policy_start(&place_config);
+    if (reporting)
         place_keep_stderr();
+    if (reporting || placing)
         pthread_atfork(prefork, postfork_parent, postfork_child);
-    }
     place_threads_start(reporting);
     place_guard_leave(was);
 }

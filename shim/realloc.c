@@ -2,18 +2,26 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "../policy/place.h"
 #include "export.h"
 #include "glibc.h"
 #include "owner.h"
 #include "thread.h"
 
-PLACE_EXPORT void *realloc(void *p, size_t size)
+/* realloc, for a request from the code at ra. */
+static inline void *resize(void *p, size_t size, uintptr_t ra)
 {
     if (p) {
         struct place_tier *t = place_owner(p);
         if (__builtin_expect(t != NULL, 0))
             return place_tier_realloc(t, p, size);
+        void *q;
+        if (__builtin_expect(place_dry_run, 0) && place_dry_realloc(p, size, ra, &q))
+            return q;
     }
+    /* a size in a window is the policy's: it may move the block to another tier */
+    if (__builtin_expect(place_in_window(size), 0) && (size || !p))
+        return p ? place_realloc(p, size, ra) : place_alloc(size, 0, PLACE_MALLOC, ra);
     if (!place_counting)
         return __libc_realloc(p, size);
     size_t old = p ? place_glibc_usable(p) : 0;
@@ -27,6 +35,11 @@ PLACE_EXPORT void *realloc(void *p, size_t size)
     return q;
 }
 
+PLACE_EXPORT void *realloc(void *p, size_t size)
+{
+    return resize(p, size, (uintptr_t)__builtin_return_address(0));
+}
+
 /* glibc's is GLIBC_PRIVATE (__libc_reallocarray), so the same check is made here:
  * overflow is ENOMEM and leaves p untouched. */
 PLACE_EXPORT void *reallocarray(void *p, size_t nmemb, size_t size)
@@ -36,5 +49,5 @@ PLACE_EXPORT void *reallocarray(void *p, size_t nmemb, size_t size)
         errno = ENOMEM;
         return NULL;
     }
-    return realloc(p, bytes);
+    return resize(p, bytes, (uintptr_t)__builtin_return_address(0));
 }

@@ -270,9 +270,13 @@ static void environment(void)
     FILE *f = fopen("test_config.ini", "w");
     fputs("[tier hbw]\nlimit = 1G\n[rule big]\nsize = 1M..\nto = hbw\n", f);
     fclose(f);
-    char *env[] = {"LIBPLACE_POLICY=test_config.ini", "LIBPLACE_LIMIT_HBW=8G",
-                   "LIBPLACE_RULES=to=pinned", "LIBPLACE_LIMIT_PINNED=64M",
-                   "LIBPLACE_DRY_RUN=1", "LIBPLACE_SITES=3", NULL};
+    char *env[] = {"LIBPLACE_POLICY=test_config.ini",
+                   "LIBPLACE_LIMIT_HBW=8G",
+                   "LIBPLACE_RULES=to=pinned",
+                   "LIBPLACE_LIMIT_PINNED=64M",
+                   "LIBPLACE_DRY_RUN=1",
+                   "LIBPLACE_SITES=3",
+                   NULL};
     place_options_read(env);
     CHECK_EQ(place_config.errors, 0);
     CHECK(!place_options.refuse && !place_options.untouched);

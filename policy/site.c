@@ -1,0 +1,152 @@
+#include "site.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <string.h>
+
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
+
+#include "../config/policy.h"
+#include "modules.h"
+
+/* Process-wide: a return address's pattern matches, valid for one module generation.
+ * Open addressing, never shrinking; a full neighbourhood means asking the modules. */
+enum { ADDRESSES = 1 << 14, PROBES = 16 };
+
+static struct {
+    _Atomic uintptr_t ra;
+    _Atomic uint64_t mask;
+    _Atomic uint32_t gen; /* 0 while the mask is being written */
+} addresses[ADDRESSES];
+
+uint64_t place_site_address_mask(uintptr_t ra)
+{
+    uint32_t gen = place_modules_generation();
+    size_t h = (size_t)((ra * 0x9e3779b97f4a7c15ull) >> 50) & (ADDRESSES - 1);
+    for (unsigned k = 0; k < PROBES; k++) {
+        size_t i = (h + k) & (ADDRESSES - 1);
+        uintptr_t seen = atomic_load_explicit(&addresses[i].ra, memory_order_acquire);
+        if (seen == ra) {
+            if (atomic_load_explicit(&addresses[i].gen, memory_order_acquire) == gen)
+                return atomic_load_explicit(&addresses[i].mask, memory_order_relaxed);
+        } else if (seen != 0 || !atomic_compare_exchange_strong(&addresses[i].ra, &seen, ra)) {
+            if (seen != ra)
+                continue;
+        }
+        /* this slot is ra's: fill it in */
+        uint32_t at;
+        uint64_t mask = place_modules_match(ra, &at);
+        atomic_store_explicit(&addresses[i].gen, 0, memory_order_relaxed);
+        atomic_store_explicit(&addresses[i].mask, mask, memory_order_relaxed);
+        atomic_store_explicit(&addresses[i].gen, at, memory_order_release);
+        return mask;
+    }
+    uint32_t at;
+    return place_modules_match(ra, &at);
+}
+
+/* Per thread: stacks unwound before. */
+enum { MEMOS = 16 };
+
+struct memo {
+    uintptr_t ra, sp;
+    uint32_t gen;
+    unsigned depth; /* asked for */
+    unsigned n;     /* frames found: depth, or fewer on a shallow stack */
+    uint64_t cum[PLACE_MAX_DEPTH];
+    uintptr_t slot[PLACE_MAX_DEPTH], val[PLACE_MAX_DEPTH];
+};
+
+static __thread struct memo memos[MEMOS] __attribute__((tls_model("initial-exec")));
+static __thread uintptr_t stack_top __attribute__((tls_model("initial-exec")));
+
+static uintptr_t thread_stack_top(void)
+{
+    if (!stack_top) {
+        pthread_attr_t attr;
+        void *lo;
+        size_t size;
+        if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+            if (pthread_attr_getstack(&attr, &lo, &size) == 0)
+                stack_top = (uintptr_t)lo + size;
+            pthread_attr_destroy(&attr);
+        }
+    }
+    return stack_top;
+}
+
+/* Where on the stack, between from and the top, the word `value` is first found; 0 if
+ * nowhere. The frames libunwind reported are on this stack, above `from`, so the scan
+ * stops at each one's own slot at the latest. */
+static uintptr_t find_slot(uintptr_t from, uintptr_t value)
+{
+    uintptr_t top = thread_stack_top();
+    for (uintptr_t a = from & ~(uintptr_t)7; a + sizeof value <= top; a += sizeof value)
+        if (*(const uintptr_t *)a == value)
+            return a;
+    return 0;
+}
+
+static bool still_there(const struct memo *m)
+{
+    for (unsigned k = 1; k < m->n; k++)
+        if (*(const uintptr_t *)m->slot[k] != m->val[k])
+            return false;
+    return true;
+}
+
+/* Unwinds, fills m with the frames from ra up, and says whether the stack slots of all
+ * of them were found (only then can the memo be trusted later). */
+static bool unwind(struct memo *m, uintptr_t ra, uintptr_t sp, unsigned depth)
+{
+    void *buf[PLACE_MAX_DEPTH + 8];
+    int got = unw_backtrace(buf, (int)depth + 8);
+    int first = 0;
+    while (first < got && (uintptr_t)buf[first] != ra)
+        first++;
+    m->n = 0;
+    uint64_t cum = 0;
+    if (first == got) { /* libunwind could not see the caller: ra alone */
+        m->val[0] = ra;
+        m->cum[0] = place_site_address_mask(ra);
+        m->n = 1;
+        return false;
+    }
+    for (int k = first; k < got && m->n < depth; k++) {
+        m->val[m->n] = (uintptr_t)buf[k];
+        cum |= place_site_address_mask((uintptr_t)buf[k]);
+        m->cum[m->n++] = cum;
+    }
+    uintptr_t from = sp;
+    for (unsigned k = 0; k < m->n; k++) {
+        m->slot[k] = find_slot(from, m->val[k]);
+        if (!m->slot[k])
+            return false;
+        from = m->slot[k] + sizeof(uintptr_t);
+    }
+    return true;
+}
+
+const uint64_t *place_site_masks(uintptr_t ra, unsigned depth, unsigned *n)
+{
+    static __thread uint64_t one __attribute__((tls_model("initial-exec")));
+    if (depth <= 1) {
+        one = place_site_address_mask(ra);
+        *n = 1;
+        return &one;
+    }
+    uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+    uint32_t gen = place_modules_generation();
+    struct memo *m = &memos[((ra ^ sp) * 0x9e3779b97f4a7c15ull) >> 60];
+    if (!(m->ra == ra && m->sp == sp && m->gen == gen && m->depth == depth && still_there(m))) {
+        bool trusted = unwind(m, ra, sp, depth);
+        m->ra = trusted ? ra : 0;
+        m->sp = sp;
+        m->gen = gen;
+        m->depth = depth;
+    }
+    *n = m->n;
+    return m->cum;
+}

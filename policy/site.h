@@ -1,0 +1,24 @@
+/* Call sites: which site patterns the frames above an allocation match.
+ *
+ * A repeated site must cost a lookup, not an unwind (libunwind's fastest backtrace is
+ * 40-80 ns, several times a malloc). Each thread remembers the stacks it unwound, keyed by
+ * the return address into the caller and the stack pointer at the call, with where on
+ * the stack each deeper return address was found: a later call with the same key whose
+ * return addresses are still in those slots has the same frames, which is checked by
+ * reading them, a few loads. Each return address's pattern matches are cached process
+ * wide. */
+#ifndef PLACE_SITE_H
+#define PLACE_SITE_H
+
+#include <stdint.h>
+
+/* For the frames above the allocation call whose return address is ra (frame 1): element
+ * k of the result is the patterns matched by any of frames 1..k+1, for k < *n, where *n
+ * is `depth` (at most PLACE_MAX_DEPTH) or fewer when the stack is shallower. The array is
+ * the calling thread's and valid until its next call. Runs with the re-entry guard up. */
+const uint64_t *place_site_masks(uintptr_t ra, unsigned depth, unsigned *n);
+
+/* The patterns one code address matches (cached). */
+uint64_t place_site_address_mask(uintptr_t ra);
+
+#endif
