@@ -83,7 +83,8 @@ static int match_symbol(void *arg, const char *name, uint64_t value, uint64_t si
 static void resolve(struct module *m)
 {
     struct scan s = {m, 0};
-    for (unsigned k = 0; k < policy->npatterns; k++) {
+    unsigned npatterns = policy ? policy->npatterns : 0; /* none: the table only symbolizes */
+    for (unsigned k = 0; k < npatterns; k++) {
         const struct place_pattern *p = &policy->patterns[k];
         if (!module_matches(m, p))
             continue;

@@ -106,9 +106,10 @@ static void count_site(uintptr_t ra, int rule, unsigned tier, size_t bytes)
     atomic_fetch_add_explicit(&sites[i].bytes, bytes, memory_order_relaxed);
 }
 
-unsigned place_sites_top(struct place_site_count *out, unsigned n)
+unsigned place_sites_top(struct place_site_count *out, unsigned n, unsigned *total)
 {
     unsigned got = 0;
+    *total = 0;
     for (unsigned j = 0; j <= SITES; j++) {
         uint64_t key = atomic_load_explicit(&sites[j].key, memory_order_relaxed);
         struct place_site_count c = {
@@ -120,6 +121,7 @@ unsigned place_sites_top(struct place_site_count *out, unsigned n)
         };
         if (!c.allocs)
             continue;
+        ++*total;
         if (j == SITES)
             c.ra = 0, c.rule = -1, c.tier = -1;
         unsigned at = got < n ? got++ : n;

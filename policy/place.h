@@ -75,7 +75,8 @@ struct place_site_count {
     uint64_t allocs, bytes;
 };
 
-/* The n sites with the most bytes, largest first, into out; returns how many. */
-unsigned place_sites_top(struct place_site_count *out, unsigned n);
+/* The n sites with the most bytes, largest first, into out; returns how many, and in
+ * *total how many sites there are. */
+unsigned place_sites_top(struct place_site_count *out, unsigned n, unsigned *total);
 
 #endif

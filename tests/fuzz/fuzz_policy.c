@@ -93,8 +93,10 @@ static void check_policy(const struct place_policy *p)
         why = "npatterns out of range";
     else if (p->sites > PLACE_MAX_SITES)
         why = "sites out of range";
-    else if (strcmp(p->tiers[0].name, "dram") != 0 || p->tiers[0].kind != PLACE_DRAM)
-        why = "tier 0 is not dram";
+    else if (strcmp(p->tiers[0].name, "dram") != 0)
+        why = "tier 0 is not named dram";
+    else if (p->errors == 0 && p->tiers[0].kind != PLACE_DRAM)
+        why = "tier 0 (dram, glibc's memory) has another kind, and no error";
     if (why)
         broken(why, "");
     for (unsigned k = 0; k < p->ntiers; k++) {

@@ -1,0 +1,156 @@
+#!/usr/bin/env bats
+# Rules at work: which rule and tier each call site got, in the executable, a linked
+# library and a library dlopened after start; size windows, depth, exact sites, on_full,
+# limits in a dry run, and a broken policy.
+
+load helpers
+
+SITES() { "$PROGS/sites" "$PROGS/libsites_plugin.so"; }
+
+setup() {
+    cat >"$BATS_TEST_TMPDIR/sites.ini" <<'INI'
+[libplace]
+report = stderr
+
+[rule exe]
+site = sites:exe_alloc
+to = hbw
+
+[rule deep]
+site = wrapped_alloc
+depth = 2
+to = pinned
+
+[rule linked]
+site = libsites_linked.so:*
+to = managed
+
+[rule plugin]
+site = *plugin_alloc
+to = hbw, pinned
+INI
+}
+
+# The report line of the site whose symbol is $1.
+site_line() {
+    grep -E "^libplace: .* x  [^ ]*!$1\+0x" <<<"$stderr"
+}
+
+@test "a dry run sends each site to its rule's tier: executable, wrapper at depth 2, linked and dlopened libraries" {
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/sites.ini" LIBPLACE_DRY_RUN=1 "$PROGS/sites" "$PROGS/libsites_plugin.so"
+    assert_success
+    [ "$output" = "$(SITES)" ]
+    [[ "$(site_line exe_alloc)" == *"sites!exe_alloc+0x"*" exe -> hbw" ]]
+    [[ "$(site_line wrapper)" == *" deep -> pinned" ]]
+    [[ "$(site_line linked_alloc)" == *"libsites_linked.so!linked_alloc+0x"*" linked -> managed" ]]
+    [[ "$(site_line plugin_alloc)" == *"libsites_plugin.so!plugin_alloc+0x"*" plugin -> hbw" ]]
+    # each rule hit its three allocations (1000, 10000 and 100000 bytes)
+    for rule in exe deep linked plugin; do
+        grep -Eq "^libplace: $rule +3 +108.4 KiB" <<<"$stderr"
+    done
+    grep -q "^libplace: DRY RUN" <<<"$stderr"
+    grep -Eq "^libplace: hbw +6 +6 +0 B" <<<"$stderr"
+}
+
+@test "a real run skips the tiers this machine lacks, says so once per tier, and places in dram" {
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/sites.ini" "$PROGS/sites" "$PROGS/libsites_plugin.so"
+    assert_success
+    [ "$output" = "$(SITES)" ]
+    [ "$(grep -c "skips tier hbw" <<<"$stderr")" -eq 1 ]
+    [ "$(grep -c "skips tier pinned" <<<"$stderr")" -eq 1 ]
+    [[ "$(site_line exe_alloc)" == *" exe -> dram" ]]
+    [[ "$(site_line plugin_alloc)" == *" plugin -> dram" ]]
+    grep -Eq "^libplace: hbw: unavailable: .*; 6 requests skipped it" <<<"$stderr"
+}
+
+@test "depth: the wrapper's caller is frame 2, so depth 1 does not see it" {
+    sed -i 's/depth = 2/depth = 1/' "$BATS_TEST_TMPDIR/sites.ini"
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/sites.ini" LIBPLACE_DRY_RUN=1 "$PROGS/sites" "$PROGS/libsites_plugin.so"
+    assert_success
+    grep -Eq "^libplace: deep +0 +0 B" <<<"$stderr"
+}
+
+@test "an exact site module+0xOFFSET, as the report prints it, matches that site alone" {
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/sites.ini" LIBPLACE_DRY_RUN=1 "$PROGS/sites" "$PROGS/libsites_plugin.so"
+    exact=$(site_line exe_alloc | grep -o '(sites+0x[0-9a-f]*)' | tr -d '()')
+    [ -n "$exact" ]
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_REPORT=stderr LIBPLACE_DRY_RUN=1 LIBPLACE_RULES="name=exact site=$exact depth=1 to=pinned" "$PROGS/sites" "$PROGS/libsites_plugin.so"
+    assert_success
+    [[ "$(site_line exe_alloc)" == *" exact -> pinned" ]]
+    grep -Eq "^libplace: exact +3 +108.4 KiB" <<<"$stderr"
+}
+
+@test "size windows: only allocations inside the window reach the rule" {
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_REPORT=stderr LIBPLACE_DRY_RUN=1 LIBPLACE_RULES="name=mid size=5000..50000 to=hbw" "$PROGS/sites" "$PROGS/libsites_plugin.so"
+    assert_success
+    # the four 10000-byte allocations, one per maker
+    grep -Eq "^libplace: mid +4 +39.1 KiB" <<<"$stderr"
+}
+
+@test "a limit in a dry run sends the rest down the chain, and the report counts it" {
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_REPORT=stderr LIBPLACE_DRY_RUN=1 LIBPLACE_LIMIT_HBW=8M \
+        LIBPLACE_RULES="name=big size=1M.. to=hbw,pinned" /usr/bin/python3 -c 'x = [bytearray(3 << 20) for i in range(5)]'
+    assert_success
+    grep -Eq "^libplace: hbw +2 +2 +0 B +6.0 MiB +8.0 MiB" <<<"$stderr"
+    grep -Eq "^libplace: pinned +3 +3 +0 B +9.0 MiB" <<<"$stderr"
+    grep -q "^libplace: hbw: its limit sent 3 requests on down the chain" <<<"$stderr"
+}
+
+@test "on_full = fail: an exhausted chain fails the allocation with ENOMEM, as glibc would" {
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_RULES="size=100M.. to=hbw on_full=fail" \
+        /usr/bin/python3 -c 'import sys
+try:
+    bytearray(200 << 20)
+except MemoryError:
+    print("MemoryError"); sys.exit(3)'
+    assert_equal "$status" 3
+    assert_output MemoryError
+}
+
+@test "without on_full = fail an exhausted chain ends in dram" {
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_RULES="size=100M.. to=hbw" \
+        /usr/bin/python3 -c 'print(len(bytearray(200 << 20)))'
+    assert_success
+    assert_output $((200 << 20))
+}
+
+@test "a program under a placing policy behaves as without libplace" {
+    cat >"$BATS_TEST_TMPDIR/dram.ini" <<'INI'
+[rule big]
+size = 64K..
+to = dram
+[rule calls]
+site = *PyMem* | libc.so*:*
+depth = 3
+to = dram
+INI
+    export LIBPLACE_POLICY="$BATS_TEST_TMPDIR/dram.ini"
+    same_with_and_without "/usr/bin/python3 -c 'import json, zlib; d = [bytes(i * 1000) for i in range(200)]; print(sum(map(len, d)), zlib.crc32(json.dumps(list(range(50000))).encode()))'"
+    grep -Eq "^libplace: big +[1-9][0-9]* " "$BATS_TEST_TMPDIR"/reports/*
+}
+
+@test "a broken policy: every error with file:line, and the program does not start" {
+    printf '[rule a]\nsize = 1X..\nto = nowhere\n[colour]\n' >"$BATS_TEST_TMPDIR/bad.ini"
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/bad.ini" /bin/echo hi
+    assert_equal "$status" 125
+    assert_output ""
+    assert_equal "$stderr" "libplace: $BATS_TEST_TMPDIR/bad.ini:2: size = 1X..: 'X' is not a size unit; expected a size such as 4096, 64K, 1M or 2G
+libplace: $BATS_TEST_TMPDIR/bad.ini:4: [colour]: not a section libplace knows; expected [libplace], [tier NAME] or [rule NAME]
+libplace: $BATS_TEST_TMPDIR/bad.ini:3: to: no tier named 'nowhere'; expected a tier declared with [tier nowhere] or one of dram, hbw, pinned, managed
+libplace: policy not loaded (3 errors): the program does not start (on_error = abort; on_error = passthrough runs it untouched)"
+}
+
+@test "a broken policy with on_error = passthrough: one summary, and the program runs untouched" {
+    printf '[libplace]\non_error = passthrough\n[rule a]\nsize = 1X..\nto = dram\n' >"$BATS_TEST_TMPDIR/bad.ini"
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/bad.ini" /bin/echo hi
+    assert_success
+    assert_output hi
+    [ "$(wc -l <<<"$stderr")" -eq 2 ]
+    [[ "$stderr" == *"running the program untouched (on_error = passthrough)" ]]
+}
+
+@test "a policy file that does not exist is named" {
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_POLICY=/nonexistent.ini /bin/echo hi
+    assert_equal "$status" 125
+    [[ "$stderr" == "libplace: /nonexistent.ini: cannot open it; expected a readable policy file"* ]]
+}
