@@ -15,7 +15,7 @@ report_of() { # the report of the process named $1 among the files of directory 
     # four processes report: the parent, the exec'd child and the two forked children
     [ "$(grep -c '^libplace: report of pid' <<<"$stderr")" -eq 4 ]
     [ "$(grep -vc '^libplace: ' <<<"$stderr")" -eq 0 ]
-    grep -q '^libplace: tier  *allocations  *frees  *bytes now  *peak bytes$' <<<"$stderr"
+    grep -q '^libplace: tier  *allocations  *frees  *bytes now  *peak bytes  *limit$' <<<"$stderr"
     grep -Eq '^libplace: dram +[0-9]+ +[0-9]+ ' <<<"$stderr"
 }
 
