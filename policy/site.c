@@ -119,11 +119,16 @@ static bool unwind(struct memo *m, uintptr_t ra, uintptr_t sp, unsigned depth)
         cum |= place_site_address_mask((uintptr_t)buf[k]);
         m->cum[m->n++] = cum;
     }
+    /* The outermost frame of a thread (its start routine's caller) has no return address
+     * on the stack: the frames end at the first one whose slot is not found, on the first
+     * call and on every repeat alike. */
     uintptr_t from = sp;
     for (unsigned k = 0; k < m->n; k++) {
         m->slot[k] = find_slot(from, m->val[k]);
-        if (!m->slot[k])
-            return false;
+        if (!m->slot[k]) {
+            m->n = k;
+            return k > 0;
+        }
         from = m->slot[k] + sizeof(uintptr_t);
     }
     return true;
