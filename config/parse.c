@@ -20,7 +20,7 @@ enum { LINE_MAX_CHARS = 1000, FILE_MAX_BYTES = 1 << 20 };
 
 void place_policy_error(struct place_policy *p, const struct place_origin *at, const char *fmt, ...)
 {
-    char line[1024];
+    char line[8192]; /* a 1000-character value quoted a few times still fits */
     struct place_buf b = PLACE_BUF(line);
     if (at->line)
         place_bprintf(&b, at->in_rule ? "%s rule %d: " : "%s:%d: ", at->source, at->line);
@@ -400,7 +400,7 @@ static void inline_rule(struct place_policy *p, const struct place_origin *at, c
     struct section s;
     open_rule(&s, r);
     char *save = NULL;
-    for (char *w = strtok_r(words, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+    for (char *w = strtok_r(words, " \t\r\n", &save); w; w = strtok_r(NULL, " \t\r\n", &save)) {
         char *eq = strchr(w, '=');
         if (!eq || eq == w) {
             place_policy_error(p, at, "%s: not a key=value word; expected key=value, as to=hbw", w);

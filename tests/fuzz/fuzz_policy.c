@@ -9,7 +9,8 @@
  *   any other byte: the text is a policy file (place_policy_parse_text)
  *
  * Besides the sanitizers, it aborts when a promise of the parser is broken:
- *   - every error is one non-empty line "SOURCE...: TEXT" that says what was expected;
+ *   - every error is one non-empty line "SOURCE...: TEXT", shorter than the 1 KiB that
+ *     place_policy_error cuts at, that says what was expected;
  *   - the counts stay within the fixed arrays, and a policy without errors is usable:
  *     every rule has a chain of existing tiers, a window with MIN <= MAX and a depth in
  *     1..16.
@@ -74,6 +75,8 @@ static void on_error(void *ctx, const char *line)
         broken("an empty error message", line);
     if (!starts_with_origin(line, file_source) && !starts_with_origin(line, inline_source))
         broken("an error message that does not start with its origin", line);
+    if (strchr(line, '\n'))
+        broken("an error message of more than one line", line);
     if (!strstr(line, "expected"))
         broken("an error message that does not say what was expected", line);
     if (strlen(line) >= FUZZ_MESSAGE_MAX - 1)
