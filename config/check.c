@@ -70,7 +70,11 @@ static void check_tier(struct place_policy *p, struct place_tier_config *t)
                            "policy = bind_all: bind_all is hbw's; expected bind, preferred or "
                            "interleave for a numa tier");
     if (t->chunk_initial > t->chunk_max)
-        place_policy_error(p, &t->key_at[PLACE_TKEY_CHUNK_INITIAL],
+        place_policy_error(p,
+                           t->given & 1u << PLACE_TKEY_CHUNK_INITIAL
+                               ? &t->key_at[PLACE_TKEY_CHUNK_INITIAL]
+                           : t->given & 1u << PLACE_TKEY_CHUNK_MAX ? &t->key_at[PLACE_TKEY_CHUNK_MAX]
+                                                                   : &t->at,
                            "chunk_initial is larger than chunk_max; expected chunk_initial <= "
                            "chunk_max");
 }
