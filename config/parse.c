@@ -146,7 +146,7 @@ static void set_key(struct place_policy *p, struct section *s, const struct plac
     }
     if (s->seen)
         *s->seen |= 1u << k;
-    char why[512];
+    char why[4096]; /* holds the value quoted, which may be 1000 characters */
     struct place_buf b = PLACE_BUF(why);
     if (!s->keys[k].set(p, s->object, value, &b)) {
         /* an environment variable's origin already shows the value */
