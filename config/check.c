@@ -70,13 +70,13 @@ static void check_tier(struct place_policy *p, struct place_tier_config *t)
                            "policy = bind_all: bind_all is hbw's; expected bind, preferred or "
                            "interleave for a numa tier");
     if (t->chunk_initial > t->chunk_max)
-        place_policy_error(p,
-                           t->given & 1u << PLACE_TKEY_CHUNK_INITIAL
-                               ? &t->key_at[PLACE_TKEY_CHUNK_INITIAL]
-                           : t->given & 1u << PLACE_TKEY_CHUNK_MAX ? &t->key_at[PLACE_TKEY_CHUNK_MAX]
-                                                                   : &t->at,
-                           "chunk_initial is larger than chunk_max; expected chunk_initial <= "
-                           "chunk_max");
+        place_policy_error(
+            p,
+            t->given & 1u << PLACE_TKEY_CHUNK_INITIAL ? &t->key_at[PLACE_TKEY_CHUNK_INITIAL]
+            : t->given & 1u << PLACE_TKEY_CHUNK_MAX   ? &t->key_at[PLACE_TKEY_CHUNK_MAX]
+                                                      : &t->at,
+            "chunk_initial is larger than chunk_max; expected chunk_initial <= "
+            "chunk_max");
 }
 
 static void resolve_chain(struct place_policy *p, struct place_rule_config *r)
@@ -89,6 +89,14 @@ static void resolve_chain(struct place_policy *p, struct place_rule_config *r)
     for (unsigned k = 0; k < r->nchain; k++) {
         const char *name = r->chain_text[k];
         struct place_tier_config *t = place_policy_tier(p, name, true);
+        if (!t && p->ntiers == PLACE_MAX_TIERS &&
+            (!strcmp(name, "hbw") || !strcmp(name, "pinned") || !strcmp(name, "managed"))) {
+            place_policy_error(p, &r->to_at,
+                               "to: no room for the tier '%s' this chain implies; expected at "
+                               "most %d tiers in all",
+                               name, PLACE_MAX_TIERS);
+            continue;
+        }
         if (!t) {
             place_policy_error(p, &r->to_at,
                                "to: no tier named '%s'; expected a tier declared with [tier %s] "

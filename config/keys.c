@@ -92,10 +92,16 @@ const struct place_key place_libplace_keys[] = {
 
 static bool set_kind(struct place_policy *p, void *o, const char *v, struct place_buf *why)
 {
-    (void)p;
     int k;
     if (!place_value_word(v, place_kind_names, &k, why))
         return false;
+    if (o == &p->tiers[0] && k != PLACE_DRAM) {
+        place_bprintf(why,
+                      "dram is glibc's memory and keeps kind dram; expected kind = dram, or "
+                      "another name for a %s tier",
+                      place_kind_names[k]);
+        return false;
+    }
     ((struct place_tier_config *)o)->kind = (enum place_kind)k;
     return true;
 }
@@ -171,7 +177,7 @@ static bool set_location(struct place_policy *p, void *o, const char *v, struct 
         t->location = (int)d;
         return true;
     }
-    place_bprintf(why, "'%s' is not a location; expected host, device or deviceN", v);
+    place_bprintf(why, "'%.64s' is not a location; expected host, device or deviceN", v);
     return false;
 }
 

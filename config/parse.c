@@ -135,13 +135,13 @@ static void set_key(struct place_policy *p, struct section *s, const struct plac
         for (int j = 0; s->keys[j].name; j++)
             if (inline_rule || s->keys != place_rule_keys || strcmp(s->keys[j].name, "name"))
                 place_bprintf(&b, "%s%s", j ? ", " : "", s->keys[j].name);
-        place_policy_error(p, at, "%s = %s: %s is not a key of %s; expected one of %s", key, value,
-                           key, s->what, known);
+        place_policy_error(p, at, "%.64s = %.64s: %.64s is not a key of %s; expected one of %s",
+                           key, value, key, s->what, known);
         return;
     }
     if (s->given && (*s->given & (1u << k)) && at->line) {
-        place_policy_error(p, at, "%s = %s: %s is given twice in %s; expected it once", key, value,
-                           key, s->what);
+        place_policy_error(p, at, "%.64s = %.64s: %.64s is given twice in %s; expected it once",
+                           key, value, key, s->what);
         return;
     }
     if (s->seen)
@@ -151,7 +151,7 @@ static void set_key(struct place_policy *p, struct section *s, const struct plac
     if (!s->keys[k].set(p, s->object, value, &b)) {
         /* an environment variable's origin already shows the value */
         if (at->line)
-            place_policy_error(p, at, "%s = %s: %s", key, value, why);
+            place_policy_error(p, at, "%.64s = %.64s: %s", key, value, why);
         else
             place_policy_error(p, at, "%s", why);
         return;
@@ -212,13 +212,16 @@ static void header(struct parser *ps, const char *line)
     while (isspace((unsigned char)*rest))
         rest++;
     if (!close || (*rest && *rest != ';' && *rest != '#')) {
-        place_policy_error(p, &ps->at, "%s: not a section header; %s", line, sections_expected);
+        place_policy_error(p, &ps->at, "%.64s: not a section header; %s", line, sections_expected);
         return;
     }
     char inner[128], word[16], name[64];
     size_t n = (size_t)(close - line - 1);
-    if (n >= sizeof inner)
-        n = sizeof inner - 1;
+    if (n >= sizeof inner) {
+        place_policy_error(p, &ps->at, "%.64s...: a section header this long; %s", line,
+                           sections_expected);
+        return;
+    }
     memcpy(inner, line + 1, n);
     inner[n] = 0;
     int got = sscanf(inner, " %15s %63s %1s", word, name, (char[2]){0});
@@ -291,11 +294,12 @@ static bool check_line(struct parser *ps, char *line)
         return false;
     }
     if (!strpbrk(s, "=:") || *s == '=' || *s == ':') {
-        place_policy_error(ps->p, &ps->at, "%s: not a key = value line; expected key = value", s);
+        place_policy_error(ps->p, &ps->at, "%.64s: not a key = value line; expected key = value",
+                           s);
         return false;
     }
     if (!ps->in_section) {
-        place_policy_error(ps->p, &ps->at, "%s: a key outside any section; %s", s,
+        place_policy_error(ps->p, &ps->at, "%.64s: a key outside any section; %s", s,
                            sections_expected);
         return false;
     }
@@ -403,7 +407,8 @@ static void inline_rule(struct place_policy *p, const struct place_origin *at, c
     for (char *w = strtok_r(words, " \t\r\n", &save); w; w = strtok_r(NULL, " \t\r\n", &save)) {
         char *eq = strchr(w, '=');
         if (!eq || eq == w) {
-            place_policy_error(p, at, "%s: not a key=value word; expected key=value, as to=hbw", w);
+            place_policy_error(p, at, "%.64s: not a key=value word; expected key=value, as to=hbw",
+                               w);
             continue;
         }
         *eq = 0;
@@ -432,7 +437,7 @@ void place_policy_parse_inline(struct place_policy *p, const char *source, const
     char *save = NULL;
     int n = 0;
     for (char *rule = strtok_r(copy, ";", &save); rule; rule = strtok_r(NULL, ";", &save)) {
-        if (!rule[strspn(rule, " \t\n")])
+        if (!rule[strspn(rule, " \t\r\n")])
             continue;
         /* rules number from 1 in the order written, whatever their names */
         struct place_origin at = {source, ++n, true};

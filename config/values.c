@@ -8,7 +8,7 @@ static const char size_expected[] = "expected a size such as 4096, 64K, 1M or 2G
 bool place_value_size(const char *s, uint64_t *out, struct place_buf *why)
 {
     if (!isdigit((unsigned char)*s)) {
-        place_bprintf(why, "'%s' is not a size; %s", s, size_expected);
+        place_bprintf(why, "'%.64s' is not a size; %s", s, size_expected);
         return false;
     }
     uint64_t v = 0;
@@ -35,7 +35,7 @@ bool place_value_size(const char *s, uint64_t *out, struct place_buf *why)
         if (*unit == '.')
             place_bprintf(why, "fractions are not accepted; %s (1536K, not 1.5M)", size_expected);
         else
-            place_bprintf(why, "'%s' is not a size unit; %s", unit, size_expected);
+            place_bprintf(why, "'%.64s' is not a size unit; %s", unit, size_expected);
         return false;
     }
     if (shift && v > (UINT64_MAX >> shift)) {
@@ -52,7 +52,7 @@ bool place_value_window(const char *s, uint64_t *min, uint64_t *max, struct plac
     if (!dots) {
         place_bprintf(why,
                       "a single size is not a window; expected MIN..MAX with either end left "
-                      "out: '%s..' for %s and above, '..%s' for up to %s",
+                      "out: '%.64s..' for %.64s and above, '..%.64s' for up to %.64s",
                       s, s, s, s);
         return false;
     }
@@ -85,7 +85,7 @@ bool place_value_uint(const char *s, unsigned lo, unsigned hi, unsigned *out, st
     for (; isdigit((unsigned char)*c) && v <= hi; c++)
         v = v * 10 + (unsigned)(*c - '0');
     if (c == s || *c || v < lo || v > hi) {
-        place_bprintf(why, "'%s' is not a number from %u to %u; expected one", s, lo, hi);
+        place_bprintf(why, "'%.64s' is not a number from %u to %u; expected one", s, lo, hi);
         return false;
     }
     *out = (unsigned)v;
@@ -119,7 +119,7 @@ static bool node_range(void *arg, const char *field)
     return true;
 bad:
     place_bprintf(n->why,
-                  "'%s' is not a node or range of nodes; expected node numbers from 0 to 63 "
+                  "'%.64s' is not a node or range of nodes; expected node numbers from 0 to 63 "
                   "and ranges, as 1 or 2-3 or 0,2-3",
                   field);
     return false;
@@ -142,7 +142,7 @@ bool place_value_name(const char *s, char out[PLACE_NAME_MAX], struct place_buf 
         ok = isalnum((unsigned char)s[k]) || s[k] == '_' || s[k] == '-';
     if (!ok) {
         place_bprintf(why,
-                      "'%s' is not a name; expected a letter followed by letters, digits, '_' "
+                      "'%.64s' is not a name; expected a letter followed by letters, digits, '_' "
                       "or '-', at most %d characters",
                       s, PLACE_NAME_MAX - 1);
         return false;
@@ -158,7 +158,7 @@ bool place_value_word(const char *s, const char *const *words, int *out, struct 
             *out = k;
             return true;
         }
-    place_bprintf(why, "'%s' is not accepted here; expected ", s);
+    place_bprintf(why, "'%.64s' is not accepted here; expected ", s);
     for (int k = 0; words[k]; k++)
         place_bprintf(why, "%s%s", k == 0 ? "" : words[k + 1] ? ", " : " or ", words[k]);
     return false;
@@ -209,7 +209,7 @@ bool place_value_pattern(const char *s, struct place_pattern *out, struct place_
         }
         memcpy(out->module, s, (size_t)(plus - s));
         if (!ok || !glob_ok(out->module)) {
-            place_bprintf(why, "'%s' is not MODULE+0xOFFSET; %s", s, expected);
+            place_bprintf(why, "'%.64s' is not MODULE+0xOFFSET; %s", s, expected);
             return false;
         }
         out->exact = true;
@@ -224,7 +224,7 @@ bool place_value_pattern(const char *s, struct place_pattern *out, struct place_
         strcpy(out->function, s);
     }
     if ((colon && !glob_ok(out->module)) || !glob_ok(out->function)) {
-        place_bprintf(why, "'%s' is not a site pattern; %s", s, expected);
+        place_bprintf(why, "'%.64s' is not a site pattern; %s", s, expected);
         return false;
     }
     return true;

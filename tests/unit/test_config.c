@@ -221,6 +221,9 @@ static void invalid(void)
     one_error("[tier gpu]\nkind = device\n[rule a]\nto = gpu\n",
               "t.ini:4: to: gpu is GPU memory, which only CUDA calls can use; expected api = "
               "cuda or api = any for a chain with a device tier");
+    one_error("[tier dram]\nkind = hbw\n",
+              "t.ini:2: kind = hbw: dram is glibc's memory and keeps kind dram; expected kind = "
+              "dram, or another name for a hbw tier");
     one_error("[libplace]\nreport = stdout\n",
               "t.ini:2: report = stdout: stdout is not offered, as the report would mix into the "
               "program's own output; expected stderr or a file path");
