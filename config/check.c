@@ -4,30 +4,17 @@
 
 #include "keys.h"
 
-/* The kinds each tier key means something for, as a mask of 1 << kind. */
-static unsigned key_kinds(int key)
+/* "hbw or numa": the kinds in mask, for a message. */
+static const char *kinds_text(unsigned mask, char *out, size_t cap)
 {
-    enum { ALL = 0x3f, CHUNKED = 1 << PLACE_PINNED | 1 << PLACE_MANAGED | 1 << PLACE_DEVICE };
-    switch (key) {
-    case PLACE_TKEY_LIMIT:
-        return ALL & ~(1u << PLACE_DRAM);
-    case PLACE_TKEY_POLICY:
-        return 1 << PLACE_HBW | 1 << PLACE_NUMA;
-    case PLACE_TKEY_PAGESIZE:
-        return 1 << PLACE_HBW;
-    case PLACE_TKEY_NODES:
-        return 1 << PLACE_NUMA;
-    case PLACE_TKEY_DEVICE:
-        return 1 << PLACE_DEVICE;
-    case PLACE_TKEY_CHUNK_INITIAL:
-    case PLACE_TKEY_CHUNK_MAX:
-    case PLACE_TKEY_CHUNK_GROWTH:
-        return CHUNKED;
-    case PLACE_TKEY_LOCATION:
-        return 1 << PLACE_MANAGED;
-    default:
-        return ALL;
-    }
+    struct place_buf b = {.s = out, .cap = cap};
+    out[0] = 0;
+    for (int k = 0; place_kind_names[k]; k++)
+        if (mask & 1u << k) {
+            mask &= ~(1u << k);
+            place_bprintf(&b, "%s%s", b.len ? (mask ? ", " : " or ") : "", place_kind_names[k]);
+        }
+    return out;
 }
 
 static void check_tier(struct place_policy *p, struct place_tier_config *t)
@@ -45,22 +32,20 @@ static void check_tier(struct place_policy *p, struct place_tier_config *t)
         (!(t->given & 1u << PLACE_TKEY_KIND) && !named_kind))
         return;
     for (int k = 0; place_tier_keys[k].name; k++) {
-        if (!(t->given & 1u << k) || key_kinds(k) & 1u << t->kind)
+        unsigned fits = place_tier_keys[k].kinds;
+        if (!(t->given & 1u << k) || fits & 1u << t->kind)
             continue;
         if (k == PLACE_TKEY_LIMIT)
             place_policy_error(p, &t->key_at[k],
                                "limit: dram takes no limit, as its memory is glibc's; expected "
                                "a limit on another tier");
-        else
+        else {
+            char kinds[64];
             place_policy_error(p, &t->key_at[k],
                                "%s: not a key of %s tiers; expected it only on tiers of kind %s",
                                place_tier_keys[k].name, place_kind_name(t->kind),
-                               k == PLACE_TKEY_POLICY     ? "hbw or numa"
-                               : k == PLACE_TKEY_PAGESIZE ? "hbw"
-                               : k == PLACE_TKEY_NODES    ? "numa"
-                               : k == PLACE_TKEY_DEVICE   ? "device"
-                               : k == PLACE_TKEY_LOCATION ? "managed"
-                                                          : "pinned, managed or device");
+                               kinds_text(fits, kinds, sizeof kinds));
+        }
     }
     if (t->kind == PLACE_NUMA && t->declared && !(t->seen & 1u << PLACE_TKEY_NODES))
         place_policy_error(p, &t->at, "[tier %s] has no nodes; expected nodes = LIST, as 1 or 2-3",
@@ -89,8 +74,7 @@ static void resolve_chain(struct place_policy *p, struct place_rule_config *r)
     for (unsigned k = 0; k < r->nchain; k++) {
         const char *name = r->chain_text[k];
         struct place_tier_config *t = place_policy_tier(p, name, true);
-        if (!t && p->ntiers == PLACE_MAX_TIERS &&
-            (!strcmp(name, "hbw") || !strcmp(name, "pinned") || !strcmp(name, "managed"))) {
+        if (!t && place_policy_implied(name)) { /* implied, but the tier table is full */
             place_policy_error(p, &r->to_at,
                                "to: no room for the tier '%s' this chain implies; expected at "
                                "most %d tiers in all",

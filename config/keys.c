@@ -32,6 +32,25 @@ const char *place_on_full_name(enum place_on_full f)
         return true;                                                                               \
     }
 
+/* A size or a number in [lo, hi], stored in a field of the section's object. */
+#define SIZE_KEY(fn, type, field)                                                                  \
+    static bool fn(struct place_policy *p, void *o, const char *v, struct place_buf *why)          \
+    {                                                                                              \
+        (void)p;                                                                                   \
+        return place_value_size(v, &((type *)o)->field, why);                                      \
+    }
+
+#define UINT_KEY(fn, type, field, lo, hi)                                                          \
+    static bool fn(struct place_policy *p, void *o, const char *v, struct place_buf *why)          \
+    {                                                                                              \
+        (void)p;                                                                                   \
+        unsigned n;                                                                                \
+        if (!place_value_uint(v, lo, hi, &n, why))                                                 \
+            return false;                                                                          \
+        ((type *)o)->field = n;                                                                    \
+        return true;                                                                               \
+    }
+
 /* [libplace] */
 
 static bool set_report(struct place_policy *p, void *o, const char *v, struct place_buf *why)
@@ -73,19 +92,15 @@ static bool set_dry_run(struct place_policy *p, void *o, const char *v, struct p
     return true;
 }
 
-static bool set_sites(struct place_policy *p, void *o, const char *v, struct place_buf *why)
-{
-    (void)o;
-    return place_value_uint(v, 0, PLACE_MAX_SITES, &p->sites, why);
-}
+UINT_KEY(set_sites, struct place_policy, sites, 0, PLACE_MAX_SITES)
 
 const struct place_key place_libplace_keys[] = {
-    {"report", set_report, "LIBPLACE_REPORT"},
-    {"report_format", set_report_format, "LIBPLACE_REPORT_FORMAT"},
-    {"on_error", set_on_error, "LIBPLACE_ON_ERROR"},
-    {"dry_run", set_dry_run, "LIBPLACE_DRY_RUN"},
-    {"sites", set_sites, "LIBPLACE_SITES"},
-    {NULL, NULL, NULL},
+    {"report", set_report, "LIBPLACE_REPORT", 0},
+    {"report_format", set_report_format, "LIBPLACE_REPORT_FORMAT", 0},
+    {"on_error", set_on_error, "LIBPLACE_ON_ERROR", 0},
+    {"dry_run", set_dry_run, "LIBPLACE_DRY_RUN", 0},
+    {"sites", set_sites, "LIBPLACE_SITES", 0},
+    {NULL, NULL, NULL, 0},
 };
 
 /* [tier NAME] */
@@ -106,11 +121,7 @@ static bool set_kind(struct place_policy *p, void *o, const char *v, struct plac
     return true;
 }
 
-static bool set_limit(struct place_policy *p, void *o, const char *v, struct place_buf *why)
-{
-    (void)p;
-    return place_value_size(v, &((struct place_tier_config *)o)->limit, why);
-}
+SIZE_KEY(set_limit, struct place_tier_config, limit)
 
 static bool set_policy(struct place_policy *p, void *o, const char *v, struct place_buf *why)
 {
@@ -131,33 +142,10 @@ static bool set_nodes(struct place_policy *p, void *o, const char *v, struct pla
     return place_value_nodes(v, &((struct place_tier_config *)o)->nodes, why);
 }
 
-static bool set_device(struct place_policy *p, void *o, const char *v, struct place_buf *why)
-{
-    (void)p;
-    unsigned d;
-    if (!place_value_uint(v, 0, 1023, &d, why))
-        return false;
-    ((struct place_tier_config *)o)->device = (int)d;
-    return true;
-}
-
-static bool set_chunk_initial(struct place_policy *p, void *o, const char *v, struct place_buf *why)
-{
-    (void)p;
-    return place_value_size(v, &((struct place_tier_config *)o)->chunk_initial, why);
-}
-
-static bool set_chunk_max(struct place_policy *p, void *o, const char *v, struct place_buf *why)
-{
-    (void)p;
-    return place_value_size(v, &((struct place_tier_config *)o)->chunk_max, why);
-}
-
-static bool set_chunk_growth(struct place_policy *p, void *o, const char *v, struct place_buf *why)
-{
-    (void)p;
-    return place_value_uint(v, 1, 16, &((struct place_tier_config *)o)->chunk_growth, why);
-}
+UINT_KEY(set_device, struct place_tier_config, device, 0, 1023)
+SIZE_KEY(set_chunk_initial, struct place_tier_config, chunk_initial)
+SIZE_KEY(set_chunk_max, struct place_tier_config, chunk_max)
+UINT_KEY(set_chunk_growth, struct place_tier_config, chunk_growth, 1, 16)
 
 static bool set_location(struct place_policy *p, void *o, const char *v, struct place_buf *why)
 {
@@ -181,19 +169,21 @@ static bool set_location(struct place_policy *p, void *o, const char *v, struct 
     return false;
 }
 
-/* In the order of the PLACE_TKEY_* indexes. */
+/* In the order of the PLACE_TKEY_* indexes, each with the kinds it fits. */
+#define KIND(k) (1u << PLACE_##k)
 const struct place_key place_tier_keys[] = {
-    {"kind", set_kind, NULL},
-    {"limit", set_limit, "LIMIT"},
-    {"policy", set_policy, "POLICY"},
-    {"pagesize", set_pagesize, "PAGESIZE"},
-    {"nodes", set_nodes, "NODES"},
-    {"device", set_device, "DEVICE"},
-    {"chunk_initial", set_chunk_initial, "CHUNK_INITIAL"},
-    {"chunk_max", set_chunk_max, "CHUNK_MAX"},
-    {"chunk_growth", set_chunk_growth, "CHUNK_GROWTH"},
-    {"location", set_location, "LOCATION"},
-    {NULL, NULL, NULL},
+    {"kind", set_kind, NULL, PLACE_ALL_KINDS},
+    {"limit", set_limit, "LIMIT", PLACE_ALL_KINDS & ~KIND(DRAM)},
+    {"policy", set_policy, "POLICY", KIND(HBW) | KIND(NUMA)},
+    {"pagesize", set_pagesize, "PAGESIZE", KIND(HBW)},
+    {"nodes", set_nodes, "NODES", KIND(NUMA)},
+    {"device", set_device, "DEVICE", KIND(DEVICE)},
+    {"chunk_initial", set_chunk_initial, "CHUNK_INITIAL",
+     KIND(PINNED) | KIND(MANAGED) | KIND(DEVICE)},
+    {"chunk_max", set_chunk_max, "CHUNK_MAX", KIND(PINNED) | KIND(MANAGED) | KIND(DEVICE)},
+    {"chunk_growth", set_chunk_growth, "CHUNK_GROWTH", KIND(PINNED) | KIND(MANAGED) | KIND(DEVICE)},
+    {"location", set_location, "LOCATION", KIND(MANAGED)},
+    {NULL, NULL, NULL, 0},
 };
 
 /* [rule NAME] */
@@ -252,11 +242,7 @@ static bool set_site(struct place_policy *p, void *o, const char *v, struct plac
     return false;
 }
 
-static bool set_depth(struct place_policy *p, void *o, const char *v, struct place_buf *why)
-{
-    (void)p;
-    return place_value_uint(v, 1, PLACE_MAX_DEPTH, &((struct place_rule_config *)o)->depth, why);
-}
+UINT_KEY(set_depth, struct place_rule_config, depth, 1, PLACE_MAX_DEPTH)
 
 struct chain_fields {
     struct place_rule_config *r;
@@ -309,7 +295,7 @@ static bool set_name(struct place_policy *p, void *o, const char *v, struct plac
 
 /* "name" is last: it is offered only in inline rules, where there is no [rule NAME]. */
 const struct place_key place_rule_keys[] = {
-    {"api", set_api, NULL},     {"size", set_size, NULL}, {"site", set_site, NULL},
-    {"depth", set_depth, NULL}, {"to", set_to, NULL},     {"on_full", set_on_full, NULL},
-    {"name", set_name, NULL},   {NULL, NULL, NULL},
+    {"api", set_api, NULL, 0},     {"size", set_size, NULL, 0}, {"site", set_site, NULL, 0},
+    {"depth", set_depth, NULL, 0}, {"to", set_to, NULL, 0},     {"on_full", set_on_full, NULL, 0},
+    {"name", set_name, NULL, 0},   {NULL, NULL, NULL, 0},
 };

@@ -6,8 +6,6 @@
 #include "../policy/fmt.h"
 #include "policy.h"
 
-enum place_section { PLACE_SECTION_LIBPLACE, PLACE_SECTION_TIER, PLACE_SECTION_RULE };
-
 /* Stores value into the section's object (a tier or rule config, or the policy for
  * [libplace]); false with the problem in why when it does not parse. */
 typedef bool (*place_key_fn)(struct place_policy *p, void *object, const char *value,
@@ -17,7 +15,10 @@ struct place_key {
     const char *name;
     place_key_fn set;
     const char *env; /* [libplace]: the variable; tier: the LIBPLACE_<KEY>_ prefix's KEY */
+    unsigned kinds;  /* tier keys: the kinds it means something for, bit 1 << kind */
 };
+
+enum { PLACE_ALL_KINDS = (1u << (PLACE_DEVICE + 1)) - 1 };
 
 /* The keys of a section kind, NULL-name terminated; a key's bit in `given` is its index. */
 extern const struct place_key place_libplace_keys[], place_tier_keys[], place_rule_keys[];

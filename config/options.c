@@ -154,6 +154,8 @@ static void say_summary(void)
         place_bprintf(&b, "%s %s", k ? "," : "", p->rules[k].name);
     if (!p->nrules)
         place_bprintf(&b, " none (everything stays in dram)");
+    /* placerun reads this to know whether the policy names a report of its own */
+    place_bprintf(&b, "; report: %s", *p->report ? p->report : "none");
     place_warn("%s", line);
 }
 

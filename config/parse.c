@@ -75,15 +75,19 @@ struct place_tier_config *place_policy_tier(struct place_policy *p, const char *
     for (unsigned k = 0; k < p->ntiers; k++)
         if (strcmp(p->tiers[k].name, name) == 0)
             return &p->tiers[k];
-    if (!implied || p->ntiers == PLACE_MAX_TIERS)
+    if (!implied || p->ntiers == PLACE_MAX_TIERS || !place_policy_implied(name))
         return NULL;
+    tier_defaults(&p->tiers[p->ntiers], name);
+    return &p->tiers[p->ntiers++];
+}
+
+bool place_policy_implied(const char *name)
+{
     static const char *const kinds[] = {"hbw", "pinned", "managed", NULL};
     for (int k = 0; kinds[k]; k++)
-        if (strcmp(name, kinds[k]) == 0) {
-            tier_defaults(&p->tiers[p->ntiers], name);
-            return &p->tiers[p->ntiers++];
-        }
-    return NULL;
+        if (strcmp(name, kinds[k]) == 0)
+            return true;
+    return false;
 }
 
 static struct place_rule_config *new_rule(struct place_policy *p, const char *name,

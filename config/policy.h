@@ -130,6 +130,9 @@ void place_policy_set(struct place_policy *p, const struct place_origin *at, con
  * declaring it (hbw, pinned, managed), a tier of that kind is added if implied is true. */
 struct place_tier_config *place_policy_tier(struct place_policy *p, const char *name, bool implied);
 
+/* Whether name is a kind a chain may name without declaring it: hbw, pinned, managed. */
+bool place_policy_implied(const char *name);
+
 /* Resolves chains, adds implied tiers and checks what needs the whole policy (a kind's
  * required keys, keys that do not fit the kind). Call once, after everything is added. */
 void place_policy_finish(struct place_policy *p);

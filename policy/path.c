@@ -94,4 +94,3 @@ int place_report_path(const char *tmpl, char *out, size_t cap)
     }
     return b.cut ? -1 : 0;
 }
-

@@ -6,6 +6,7 @@
 
 #include "../shim/glibc.h"
 #include "../shim/thread.h"
+#include "claim.h"
 #include "out.h"
 #include "site.h"
 #include "modules.h"
@@ -80,28 +81,20 @@ static void *glibc(size_t size, size_t align, enum place_call call)
 
 /* Sites: allocations and bytes per (return address, rule, tier), in a table that never
  * locks; a full neighbourhood counts into the last slot ("other sites"). */
-enum { SITES = 4096, SITE_PROBES = 32 };
+enum { SITE_BITS = 12, SITES = 1 << SITE_BITS, SITE_PROBES = 32 };
 
+/* ra | (rule + 1) << 48 | tier << 56: user addresses fit 47 bits */
+static _Atomic uint64_t site_keys[SITES];
 static struct {
-    _Atomic uint64_t key; /* ra | (rule + 1) << 48 | tier << 56; user addresses fit 47 bits */
     _Atomic uint64_t allocs, bytes;
 } sites[SITES + 1];
 
 static void count_site(uintptr_t ra, int rule, unsigned tier, size_t bytes)
 {
     uint64_t key = (uint64_t)ra | (uint64_t)(rule + 1) << 48 | (uint64_t)tier << 56;
-    size_t h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 52) & (SITES - 1);
-    unsigned i = SITES;
-    for (unsigned k = 0; k < SITE_PROBES; k++) {
-        size_t j = (h + k) & (SITES - 1);
-        uint64_t seen = atomic_load_explicit(&sites[j].key, memory_order_relaxed);
-        if (seen == 0 && atomic_compare_exchange_strong(&sites[j].key, &seen, key))
-            seen = key; /* claimed */
-        if (seen == key) {
-            i = (unsigned)j;
-            break;
-        }
-    }
+    long i = place_claim(site_keys, SITE_BITS, SITE_PROBES, key);
+    if (i < 0)
+        i = SITES;
     atomic_fetch_add_explicit(&sites[i].allocs, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&sites[i].bytes, bytes, memory_order_relaxed);
 }
@@ -111,7 +104,7 @@ unsigned place_sites_top(struct place_site_count *out, unsigned n, unsigned *tot
     unsigned got = 0;
     *total = 0;
     for (unsigned j = 0; j <= SITES; j++) {
-        uint64_t key = atomic_load_explicit(&sites[j].key, memory_order_relaxed);
+        uint64_t key = j < SITES ? atomic_load_explicit(&site_keys[j], memory_order_relaxed) : 0;
         struct place_site_count c = {
             .ra = (uintptr_t)(key & ((1ull << 48) - 1)),
             .rule = (int)((key >> 48) & 0xff) - 1,
@@ -275,6 +268,31 @@ static void count_dram(void *p)
         place_count(1, 0, (int64_t)place_glibc_usable(p));
 }
 
+/* Serves a matched rule (-1: none) with the guard up, and counts it; *tier is where the
+ * block went. */
+static void *serve(int rule, size_t size, size_t align, enum place_call call, uintptr_t ra,
+                   unsigned *tier)
+{
+    *tier = 0;
+    void *p = rule < 0 ? glibc(size, align, call)
+                       : chain(place_rules[rule].config, size, align, call, tier);
+    if (p && rule >= 0)
+        count_rule(rule, ra, *tier, size);
+    return p;
+}
+
+/* Leaves the guard raised at entry (was) and gives errno glibc's meaning: untouched
+ * (saved) on success, ENOMEM on failure. A dram block is counted outside the guard, in
+ * the thread's own slot. */
+static void *done(void *p, unsigned tier, uint8_t was, int saved)
+{
+    place_guard_leave(was);
+    if (tier == 0)
+        count_dram(p);
+    errno = p ? saved : ENOMEM;
+    return p;
+}
+
 void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
 {
     if (place_self.state == PLACE_THREAD_BUSY) { /* libplace's own allocation */
@@ -284,20 +302,9 @@ void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
     }
     int saved = errno;
     uint8_t was = place_guard_enter();
-    int rule = match(size, ra);
-    unsigned tier = 0;
-    void *p = rule < 0 ? glibc(size, align, call)
-                       : chain(place_rules[rule].config, size, align, call, &tier);
-    if (p && rule >= 0)
-        count_rule(rule, ra, tier, size);
-    place_guard_leave(was);
-    if (tier == 0)
-        count_dram(p);
-    if (p)
-        errno = saved;
-    else
-        errno = ENOMEM;
-    return p;
+    unsigned tier;
+    void *p = serve(match(size, ra), size, align, call, ra, &tier);
+    return done(p, tier, was, saved);
 }
 
 /* Moves p's contents into q, which holds size bytes, and frees p. */
@@ -314,17 +321,19 @@ static void move(void *q, void *p, size_t size, size_t old)
 void *place_realloc(void *p, size_t size, uintptr_t ra)
 {
     if (place_self.state != PLACE_THREAD_BUSY) {
+        int saved = errno;
         uint8_t was = place_guard_enter();
         int rule = match(size, ra);
-        unsigned first = rule < 0 ? 0 : first_tier(place_rules[rule].config);
-        place_guard_leave(was);
-        if (first != 0) {
+        if (rule >= 0 && first_tier(place_rules[rule].config) != 0) {
             size_t old = place_glibc_usable(p);
-            void *q = place_alloc(size, 0, PLACE_MALLOC, ra);
+            unsigned tier;
+            void *q = serve(rule, size, 0, PLACE_MALLOC, ra, &tier);
+            q = done(q, tier, was, saved);
             if (q)
                 move(q, p, size, old);
             return q;
         }
+        place_guard_leave(was);
         if (rule >= 0)
             count_rule(rule, ra, 0, size);
     }

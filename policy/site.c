@@ -3,48 +3,37 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
-#include <string.h>
 
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
 
 #include "../config/policy.h"
+#include "claim.h"
 #include "modules.h"
 
 /* Process-wide: a return address's pattern matches, valid for one module generation.
- * Open addressing, never shrinking; a full neighbourhood means asking the modules. */
-enum { ADDRESSES = 1 << 14, PROBES = 16 };
+ * A full neighbourhood means asking the modules each time. */
+enum { ADDRESS_BITS = 14, PROBES = 16 };
 
+static _Atomic uint64_t address_keys[1 << ADDRESS_BITS];
 static struct {
-    _Atomic uintptr_t ra;
     _Atomic uint64_t mask;
-    _Atomic uint32_t gen; /* 0 while the mask is being written */
-} addresses[ADDRESSES];
+    _Atomic uint32_t gen; /* 0 while the mask is being written, or never written */
+} addresses[1 << ADDRESS_BITS];
 
-uint64_t place_site_address_mask(uintptr_t ra)
+static uint64_t address_mask(uintptr_t ra)
 {
-    uint32_t gen = place_modules_generation();
-    size_t h = (size_t)((ra * 0x9e3779b97f4a7c15ull) >> 50) & (ADDRESSES - 1);
-    for (unsigned k = 0; k < PROBES; k++) {
-        size_t i = (h + k) & (ADDRESSES - 1);
-        uintptr_t seen = atomic_load_explicit(&addresses[i].ra, memory_order_acquire);
-        if (seen == ra) {
-            if (atomic_load_explicit(&addresses[i].gen, memory_order_acquire) == gen)
-                return atomic_load_explicit(&addresses[i].mask, memory_order_relaxed);
-        } else if (seen != 0 || !atomic_compare_exchange_strong(&addresses[i].ra, &seen, ra)) {
-            if (seen != ra)
-                continue;
-        }
-        /* this slot is ra's: fill it in */
-        uint32_t at;
-        uint64_t mask = place_modules_match(ra, &at);
-        atomic_store_explicit(&addresses[i].gen, 0, memory_order_relaxed);
-        atomic_store_explicit(&addresses[i].mask, mask, memory_order_relaxed);
-        atomic_store_explicit(&addresses[i].gen, at, memory_order_release);
-        return mask;
-    }
-    uint32_t at;
-    return place_modules_match(ra, &at);
+    uint32_t gen = place_modules_generation(), at;
+    long i = place_claim(address_keys, ADDRESS_BITS, PROBES, ra);
+    if (i < 0)
+        return place_modules_match(ra, &at);
+    if (atomic_load_explicit(&addresses[i].gen, memory_order_acquire) == gen)
+        return atomic_load_explicit(&addresses[i].mask, memory_order_relaxed);
+    uint64_t mask = place_modules_match(ra, &at);
+    atomic_store_explicit(&addresses[i].gen, 0, memory_order_relaxed);
+    atomic_store_explicit(&addresses[i].mask, mask, memory_order_relaxed);
+    atomic_store_explicit(&addresses[i].gen, at, memory_order_release);
+    return mask;
 }
 
 /* Per thread: stacks unwound before. */
@@ -110,13 +99,13 @@ static bool unwind(struct memo *m, uintptr_t ra, uintptr_t sp, unsigned depth)
     uint64_t cum = 0;
     if (first == got) { /* libunwind could not see the caller: ra alone */
         m->val[0] = ra;
-        m->cum[0] = place_site_address_mask(ra);
+        m->cum[0] = address_mask(ra);
         m->n = 1;
         return false;
     }
     for (int k = first; k < got && m->n < depth; k++) {
         m->val[m->n] = (uintptr_t)buf[k];
-        cum |= place_site_address_mask((uintptr_t)buf[k]);
+        cum |= address_mask((uintptr_t)buf[k]);
         m->cum[m->n++] = cum;
     }
     /* The outermost frame of a thread (its start routine's caller) has no return address
@@ -138,7 +127,7 @@ const uint64_t *place_site_masks(uintptr_t ra, unsigned depth, unsigned *n)
 {
     static __thread uint64_t one __attribute__((tls_model("initial-exec")));
     if (depth <= 1) {
-        one = place_site_address_mask(ra);
+        one = address_mask(ra);
         *n = 1;
         return &one;
     }

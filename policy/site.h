@@ -18,7 +18,4 @@
  * the calling thread's and valid until its next call. Runs with the re-entry guard up. */
 const uint64_t *place_site_masks(uintptr_t ra, unsigned depth, unsigned *n);
 
-/* The patterns one code address matches (cached). */
-uint64_t place_site_address_mask(uintptr_t ra);
-
 #endif

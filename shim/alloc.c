@@ -44,9 +44,7 @@ PLACE_EXPORT void *malloc(size_t size)
 PLACE_EXPORT void *calloc(size_t nmemb, size_t size)
 {
     size_t bytes;
-    if (__builtin_mul_overflow(nmemb, size, &bytes))
-        bytes = 0, nmemb = SIZE_MAX, size = SIZE_MAX;
-    else if (__builtin_expect(place_in_window(bytes), 0))
+    if (!__builtin_mul_overflow(nmemb, size, &bytes) && __builtin_expect(place_in_window(bytes), 0))
         return place_alloc(bytes, 0, PLACE_CALLOC, CALLER);
     if (!place_counting)
         return __libc_calloc(nmemb, size);
