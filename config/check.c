@@ -17,6 +17,37 @@ static const char *kinds_text(unsigned mask, char *out, size_t cap)
     return out;
 }
 
+/* The default dram tier is glibc's heap, which libplace cannot tell apart by address, so
+ * it cannot keep a limit on it; watermarks are fractions of a limit. */
+static void check_limits(struct place_policy *p, struct place_tier_config *t)
+{
+    const uint32_t marks = 1u << PLACE_TKEY_RECLAIM_MIN | 1u << PLACE_TKEY_RECLAIM_TARGET;
+    if (t == &p->tiers[0] && t->given & (1u << PLACE_TKEY_LIMIT | marks)) {
+        int k = t->given & 1u << PLACE_TKEY_LIMIT         ? PLACE_TKEY_LIMIT
+                : t->given & 1u << PLACE_TKEY_RECLAIM_MIN ? PLACE_TKEY_RECLAIM_MIN
+                                                          : PLACE_TKEY_RECLAIM_TARGET;
+        place_policy_error(p, &t->key_at[k],
+                           "%s: the default dram tier is glibc's heap and takes no limit; "
+                           "expected a tier of your own, as [tier capped] kind = dram, "
+                           "limit = 2G",
+                           place_tier_keys[k].name);
+        return;
+    }
+    if (t->given & marks && !t->limit)
+        place_policy_error(
+            p,
+            &t->key_at[t->given & 1u << PLACE_TKEY_RECLAIM_MIN ? PLACE_TKEY_RECLAIM_MIN
+                                                               : PLACE_TKEY_RECLAIM_TARGET],
+            "[tier %s] has watermarks but no limit; expected limit = SIZE, as "
+            "reclaim_min and reclaim_target are percentages of it",
+            t->name);
+    else if (t->reclaim_target < t->reclaim_min)
+        place_policy_error(p, &t->key_at[PLACE_TKEY_RECLAIM_TARGET],
+                           "reclaim_target = %u is below reclaim_min = %u; expected a target "
+                           "of at least %u (percent of the limit to free once reclaim starts)",
+                           t->reclaim_target, t->reclaim_min, t->reclaim_min);
+}
+
 static void check_tier(struct place_policy *p, struct place_tier_config *t)
 {
     bool named_kind = false;
@@ -35,18 +66,13 @@ static void check_tier(struct place_policy *p, struct place_tier_config *t)
         unsigned fits = place_tier_keys[k].kinds;
         if (!(t->given & 1u << k) || fits & 1u << t->kind)
             continue;
-        if (k == PLACE_TKEY_LIMIT)
-            place_policy_error(p, &t->key_at[k],
-                               "limit: dram takes no limit, as its memory is glibc's; expected "
-                               "a limit on another tier");
-        else {
-            char kinds[64];
-            place_policy_error(p, &t->key_at[k],
-                               "%s: not a key of %s tiers; expected it only on tiers of kind %s",
-                               place_tier_keys[k].name, place_kind_name(t->kind),
-                               kinds_text(fits, kinds, sizeof kinds));
-        }
+        char kinds[64];
+        place_policy_error(p, &t->key_at[k],
+                           "%s: not a key of %s tiers; expected it only on tiers of kind %s",
+                           place_tier_keys[k].name, place_kind_name(t->kind),
+                           kinds_text(fits, kinds, sizeof kinds));
     }
+    check_limits(p, t);
     if (t->kind == PLACE_NUMA && t->declared && !(t->seen & 1u << PLACE_TKEY_NODES))
         place_policy_error(p, &t->at, "[tier %s] has no nodes; expected nodes = LIST, as 1 or 2-3",
                            t->name);
@@ -99,8 +125,15 @@ static void resolve_chain(struct place_policy *p, struct place_rule_config *r)
 
 void place_policy_finish(struct place_policy *p)
 {
-    for (unsigned k = 0; k < p->nrules; k++)
-        resolve_chain(p, &p->rules[k]);
+    for (unsigned k = 0; k < p->nrules; k++) {
+        struct place_rule_config *r = &p->rules[k];
+        resolve_chain(p, r);
+        if (r->given & 1u << PLACE_RKEY_WAIT && r->on_full != PLACE_WAIT)
+            place_policy_error(p, &r->at,
+                               "rule %s has a wait timeout but on_full = %s; expected "
+                               "on_full = wait, or no wait key",
+                               r->name, place_on_full_name(r->on_full));
+    }
     for (unsigned k = 0; k < p->ntiers; k++)
         check_tier(p, &p->tiers[k]);
 }

@@ -1,5 +1,6 @@
 #include "keys.h"
 
+#include <signal.h>
 #include <string.h>
 
 #include "../policy/report.h"
@@ -29,6 +30,19 @@ const char *place_on_full_name(enum place_on_full f)
         if (!place_value_word(v, words, &k, why))                                                  \
             return false;                                                                          \
         ((type *)o)->field = k;                                                                    \
+        return true;                                                                               \
+    }
+
+/* yes/no (or 1/0), stored as a bool. */
+#define BOOL_KEY(fn, type, field)                                                                  \
+    static bool fn(struct place_policy *p, void *o, const char *v, struct place_buf *why)          \
+    {                                                                                              \
+        (void)p;                                                                                   \
+        static const char *const words[] = {"no", "yes", "0", "1", NULL};                          \
+        int k;                                                                                     \
+        if (!place_value_word(v, words, &k, why))                                                  \
+            return false;                                                                          \
+        ((type *)o)->field = k & 1;                                                                \
         return true;                                                                               \
     }
 
@@ -72,31 +86,37 @@ static bool set_report(struct place_policy *p, void *o, const char *v, struct pl
     return true;
 }
 
-static bool set_report_format(struct place_policy *p, void *o, const char *v, struct place_buf *why)
-{
-    (void)p, (void)o;
-    int k;
-    return place_value_word(v, (const char *const[]){"text", NULL}, &k, why);
-}
+WORD_KEY(set_report_format, struct place_policy, report_format, "text", "json")
 
-WORD_KEY(set_on_error, struct place_policy, on_error, "abort", "passthrough")
-
-static bool set_dry_run(struct place_policy *p, void *o, const char *v, struct place_buf *why)
+/* The signal that asks for a report while the program runs: a name, as USR1 or SIGUSR1. */
+static bool set_report_signal(struct place_policy *p, void *o, const char *v, struct place_buf *why)
 {
     (void)o;
-    static const char *const words[] = {"no", "yes", "0", "1", NULL};
+    static const char *const words[] = {"none",    "USR1",    "USR2",   "HUP",
+                                        "SIGUSR1", "SIGUSR2", "SIGHUP", NULL};
+    static const int numbers[] = {0, SIGUSR1, SIGUSR2, SIGHUP, SIGUSR1, SIGUSR2, SIGHUP};
     int k;
     if (!place_value_word(v, words, &k, why))
         return false;
-    p->dry_run = k & 1;
+    p->report_signal = numbers[k];
     return true;
 }
+
+BOOL_KEY(set_report_children, struct place_policy, report_children)
+WORD_KEY(set_verify, struct place_policy, verify, "sample", "all", "off")
+
+WORD_KEY(set_on_error, struct place_policy, on_error, "abort", "passthrough")
+
+BOOL_KEY(set_dry_run, struct place_policy, dry_run)
 
 UINT_KEY(set_sites, struct place_policy, sites, 0, PLACE_MAX_SITES)
 
 const struct place_key place_libplace_keys[] = {
     {"report", set_report, "LIBPLACE_REPORT", 0},
     {"report_format", set_report_format, "LIBPLACE_REPORT_FORMAT", 0},
+    {"report_signal", set_report_signal, "LIBPLACE_REPORT_SIGNAL", 0},
+    {"report_children", set_report_children, "LIBPLACE_REPORT_CHILDREN", 0},
+    {"verify", set_verify, "LIBPLACE_VERIFY", 0},
     {"on_error", set_on_error, "LIBPLACE_ON_ERROR", 0},
     {"dry_run", set_dry_run, "LIBPLACE_DRY_RUN", 0},
     {"sites", set_sites, "LIBPLACE_SITES", 0},
@@ -146,6 +166,8 @@ UINT_KEY(set_device, struct place_tier_config, device, 0, 1023)
 SIZE_KEY(set_chunk_initial, struct place_tier_config, chunk_initial)
 SIZE_KEY(set_chunk_max, struct place_tier_config, chunk_max)
 UINT_KEY(set_chunk_growth, struct place_tier_config, chunk_growth, 1, 16)
+UINT_KEY(set_reclaim_min, struct place_tier_config, reclaim_min, 0, 100)
+UINT_KEY(set_reclaim_target, struct place_tier_config, reclaim_target, 0, 100)
 
 static bool set_location(struct place_policy *p, void *o, const char *v, struct place_buf *why)
 {
@@ -173,7 +195,7 @@ static bool set_location(struct place_policy *p, void *o, const char *v, struct 
 #define KIND(k) (1u << PLACE_##k)
 const struct place_key place_tier_keys[] = {
     {"kind", set_kind, NULL, PLACE_ALL_KINDS},
-    {"limit", set_limit, "LIMIT", PLACE_ALL_KINDS & ~KIND(DRAM)},
+    {"limit", set_limit, "LIMIT", PLACE_ALL_KINDS},
     {"policy", set_policy, "POLICY", KIND(HBW) | KIND(NUMA)},
     {"pagesize", set_pagesize, "PAGESIZE", KIND(HBW)},
     {"nodes", set_nodes, "NODES", KIND(NUMA)},
@@ -183,6 +205,8 @@ const struct place_key place_tier_keys[] = {
     {"chunk_max", set_chunk_max, "CHUNK_MAX", KIND(PINNED) | KIND(MANAGED) | KIND(DEVICE)},
     {"chunk_growth", set_chunk_growth, "CHUNK_GROWTH", KIND(PINNED) | KIND(MANAGED) | KIND(DEVICE)},
     {"location", set_location, "LOCATION", KIND(MANAGED)},
+    {"reclaim_min", set_reclaim_min, "RECLAIM_MIN", PLACE_ALL_KINDS},
+    {"reclaim_target", set_reclaim_target, "RECLAIM_TARGET", PLACE_ALL_KINDS},
     {NULL, NULL, NULL, 0},
 };
 
@@ -287,15 +311,22 @@ static bool set_to(struct place_policy *p, void *o, const char *v, struct place_
 
 WORD_KEY(set_on_full, struct place_rule_config, on_full, "fallback", "wait", "overflow", "fail")
 
+static bool set_wait(struct place_policy *p, void *o, const char *v, struct place_buf *why)
+{
+    (void)p;
+    return place_value_duration(v, &((struct place_rule_config *)o)->wait_ms, why);
+}
+
 static bool set_name(struct place_policy *p, void *o, const char *v, struct place_buf *why)
 {
     (void)p;
     return place_value_name(v, ((struct place_rule_config *)o)->name, why);
 }
 
-/* "name" is last: it is offered only in inline rules, where there is no [rule NAME]. */
+/* "name" is last (after "wait"): it is offered only in inline rules, where there is no [rule NAME].
+ */
 const struct place_key place_rule_keys[] = {
     {"api", set_api, NULL, 0},     {"size", set_size, NULL, 0}, {"site", set_site, NULL, 0},
     {"depth", set_depth, NULL, 0}, {"to", set_to, NULL, 0},     {"on_full", set_on_full, NULL, 0},
-    {"name", set_name, NULL, 0},   {NULL, NULL, NULL, 0},
+    {"wait", set_wait, NULL, 0},   {"name", set_name, NULL, 0}, {NULL, NULL, NULL, 0},
 };

@@ -35,6 +35,8 @@ enum {
     PLACE_TKEY_CHUNK_MAX,
     PLACE_TKEY_CHUNK_GROWTH,
     PLACE_TKEY_LOCATION,
+    PLACE_TKEY_RECLAIM_MIN,
+    PLACE_TKEY_RECLAIM_TARGET,
 };
 
 /* Indexes into place_rule_keys. */
@@ -45,6 +47,7 @@ enum {
     PLACE_RKEY_DEPTH,
     PLACE_RKEY_TO,
     PLACE_RKEY_ON_FULL,
+    PLACE_RKEY_WAIT,
     PLACE_RKEY_NAME,
 };
 

@@ -146,9 +146,13 @@ static void say_summary(void)
     struct place_buf b = PLACE_BUF(line);
     const struct place_policy *p = &place_config;
     place_bprintf(&b, "%s: no errors; tiers:", *p->file ? p->file : "the policy");
-    for (unsigned k = 0; k < p->ntiers; k++)
-        place_bprintf(&b, "%s %s (%s)", k ? "," : "", p->tiers[k].name,
+    for (unsigned k = 0; k < p->ntiers; k++) {
+        place_bprintf(&b, "%s %s (%s", k ? "," : "", p->tiers[k].name,
                       place_kind_name(p->tiers[k].kind));
+        if (p->tiers[k].limit) /* placerun --tiers reads the limit back as bytes */
+            place_bprintf(&b, ", limit %llu", (unsigned long long)p->tiers[k].limit);
+        place_bprintf(&b, ")");
+    }
     place_bprintf(&b, "; rules:");
     for (unsigned k = 0; k < p->nrules; k++)
         place_bprintf(&b, "%s %s", k ? "," : "", p->rules[k].name);

@@ -57,6 +57,7 @@ void place_policy_init(struct place_policy *p, void (*fn)(void *ctx, const char 
 {
     memset(p, 0, sizeof *p);
     p->sites = PLACE_DEFAULT_SITES;
+    p->report_children = true;
     p->hash = 0xcbf29ce484222325ull;
     p->error = fn;
     p->error_ctx = ctx;
@@ -108,6 +109,7 @@ static struct place_rule_config *new_rule(struct place_policy *p, const char *na
     r->api = PLACE_API_MALLOC;
     r->max = UINT64_MAX;
     r->depth = PLACE_DEFAULT_DEPTH;
+    r->wait_ms = PLACE_DEFAULT_WAIT_MS;
     r->at = *at;
     return r;
 }

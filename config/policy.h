@@ -22,6 +22,7 @@ enum {
     PLACE_PATTERN_MAX = 256,
     PLACE_MAX_SITES = 1000,
     PLACE_DEFAULT_SITES = 10,
+    PLACE_DEFAULT_WAIT_MS = 1000,
 };
 
 enum place_kind { PLACE_DRAM, PLACE_HBW, PLACE_NUMA, PLACE_PINNED, PLACE_MANAGED, PLACE_DEVICE };
@@ -61,7 +62,8 @@ struct place_tier_config {
     int device;
     uint64_t chunk_initial, chunk_max;
     unsigned chunk_growth;
-    int location; /* managed: -2 the driver decides, -1 host, N device N */
+    int location;                         /* managed: -2 the driver decides, -1 host, N device N */
+    unsigned reclaim_min, reclaim_target; /* watermarks, percent of limit as free room */
     struct place_origin at;
     uint32_t given;                 /* bit k: key k of the tier table was set */
     uint32_t seen;                  /* bit k: key k was written, maybe wrongly */
@@ -84,6 +86,7 @@ struct place_rule_config {
     uint8_t chain[PLACE_MAX_CHAIN]; /* tier indexes, resolved by place_policy_finish */
     unsigned nchain;
     enum place_on_full on_full;
+    unsigned wait_ms;  /* on_full = wait: how long at most */
     uint64_t patterns; /* mask over place_policy.patterns; 0: no site condition */
     char chain_text[PLACE_MAX_CHAIN][PLACE_NAME_MAX];
     struct place_origin at, to_at;
@@ -93,6 +96,10 @@ struct place_rule_config {
 struct place_policy {
     /* [libplace] */
     char report[PATH_MAX]; /* "" none, "stderr", or a path template */
+    enum place_report_format { PLACE_REPORT_TEXT, PLACE_REPORT_JSON } report_format;
+    int report_signal;    /* 0: none */
+    bool report_children; /* forked children write reports of their own */
+    enum place_verify { PLACE_VERIFY_SAMPLE, PLACE_VERIFY_ALL, PLACE_VERIFY_OFF } verify;
     enum place_on_error on_error;
     bool dry_run;
     unsigned sites;

@@ -1,6 +1,8 @@
 #include "values.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char size_expected[] = "expected a size such as 4096, 64K, 1M or 2G";
@@ -250,4 +252,29 @@ bool place_value_split(const char *s, char sep, bool (*fn)(void *arg, const char
             return true;
         s = end + 1;
     }
+}
+
+bool place_value_duration(const char *s, unsigned *ms, struct place_buf *why)
+{
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(s, &end, 10);
+    if (end == s || *s == '-' || *s == '+') {
+        place_bprintf(why,
+                      "'%.64s' is not a duration; expected a number with ms or s, as 500ms "
+                      "or 2s",
+                      s);
+        return false;
+    }
+    unsigned long long scale = strcmp(end, "ms") == 0 ? 1 : strcmp(end, "s") == 0 ? 1000 : 0;
+    if (!scale) {
+        place_bprintf(why, "'%.64s' has no unit of time; expected ms or s, as 500ms or 2s", s);
+        return false;
+    }
+    if (errno == ERANGE || n > UINT32_MAX / scale) {
+        place_bprintf(why, "'%.64s' is too long; expected at most %us", s, UINT32_MAX / 1000);
+        return false;
+    }
+    *ms = (unsigned)(n * scale);
+    return true;
 }

@@ -236,36 +236,32 @@ static int containing(void *arg, const char *name, uint64_t value, uint64_t size
     return 0;
 }
 
-static void describe(uintptr_t ra, char *out, size_t cap, bool symbol)
+void place_modules_where(uintptr_t ra, struct place_where *w, bool wait)
 {
-    struct place_buf b = {.s = out, .cap = cap};
-    out[0] = 0;
-    pthread_mutex_lock(&lock);
-    refresh();
-    struct module *m = find(ra);
+    *w = (struct place_where){.offset = ra};
+    struct place_buf site = PLACE_BUF(w->site), symbol = PLACE_BUF(w->symbol);
+    struct module *m = NULL;
+    bool locked = wait ? pthread_mutex_lock(&lock) == 0 : pthread_mutex_trylock(&lock) == 0;
+    if (locked) {
+        refresh();
+        m = find(ra);
+    }
     if (!m) {
-        place_bprintf(&b, "0x%lx", (unsigned long)ra);
+        place_bprintf(&site, "0x%lx", (unsigned long)ra);
     } else {
         struct nearest n = {.off = ra - m->base};
+        w->offset = n.off;
+        strncpy(w->path, m->path, sizeof w->path - 1);
+        place_bprintf(&site, "%s+0x%lx", m->name, (unsigned long)n.off);
         int was;
         pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &was);
-        if (symbol && place_elf_functions(m->path, containing, &n) == 1)
-            place_bprintf(&b, "%s!%s+0x%lx", m->name, n.name, (unsigned long)(n.off - n.start));
-        else
-            place_bprintf(&b, "%s+0x%lx", m->name, (unsigned long)n.off);
+        if (place_elf_functions(m->path, containing, &n) == 1)
+            place_bprintf(&symbol, "%s!%s+0x%lx", m->name, n.name,
+                          (unsigned long)(n.off - n.start));
         pthread_setcancelstate(was, NULL);
     }
-    pthread_mutex_unlock(&lock);
-}
-
-void place_modules_symbolize(uintptr_t ra, char *out, size_t cap)
-{
-    describe(ra, out, cap, true);
-}
-
-void place_modules_site(uintptr_t ra, char *out, size_t cap)
-{
-    describe(ra, out, cap, false);
+    if (locked)
+        pthread_mutex_unlock(&lock);
 }
 
 void place_modules_prefork(void)

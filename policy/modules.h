@@ -8,6 +8,7 @@
 #ifndef PLACE_MODULES_H
 #define PLACE_MODULES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,12 +29,18 @@ uint32_t place_modules_generation(void);
 void place_modules_prefork(void);
 void place_modules_postfork(void);
 
-/* Writes "module!function+0xOFF" for a code address into out, or "module+0xOFF" when no
- * symbol covers it, or "0xADDR" outside every module. Reads the module's symbol table:
- * for the report, not for allocations. */
-void place_modules_symbolize(uintptr_t ra, char *out, size_t cap);
+/* Where a code address lies, for the report (it reads the module's symbol table; nothing
+ * here runs per allocation). */
+struct place_where {
+    char site[256];   /* "module+0xOFF", the form an exact site pattern takes; "0xADDR" outside
+                         every module */
+    char symbol[512]; /* "module!function+0xOFF", "" when no symbol covers it */
+    char path[1024];  /* the module's path, "" outside every module */
+    uintptr_t offset; /* in the module (the address itself outside every module) */
+};
 
-/* "module+0xOFF": the form an exact site pattern takes. */
-void place_modules_site(uintptr_t ra, char *out, size_t cap);
+/* Fills w for ra. Without wait, a table busy in another thread (a report from a signal
+ * handler may have interrupted it) leaves the answer at "0xADDR". */
+void place_modules_where(uintptr_t ra, struct place_where *w, bool wait);
 
 #endif

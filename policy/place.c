@@ -4,17 +4,16 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "../shim/free.h"
 #include "../shim/glibc.h"
 #include "../shim/thread.h"
+#include "chain.h"
 #include "claim.h"
+#include "dry.h"
 #include "out.h"
 #include "site.h"
 #include "modules.h"
 #include "tier.h"
-
-#define uthash_malloc(sz) __libc_malloc(sz)
-#define uthash_free(ptr, sz) __libc_free(ptr)
-#include <uthash.h>
 
 struct place_window place_window = {SIZE_MAX, 0};
 bool place_dry_run;
@@ -67,21 +66,10 @@ static int match(size_t size, uintptr_t ra)
     return -1;
 }
 
-static void *glibc(size_t size, size_t align, enum place_call call)
-{
-    switch (call) {
-    case PLACE_CALLOC:
-        return __libc_calloc(1, size);
-    case PLACE_ALIGNED:
-        return __libc_memalign(align, size);
-    default:
-        return __libc_malloc(size);
-    }
-}
-
 /* Sites: allocations and bytes per (return address, rule, tier), in a table that never
  * locks; a full neighbourhood counts into the last slot ("other sites"). */
 enum { SITE_BITS = 12, SITES = 1 << SITE_BITS, SITE_PROBES = 32 };
+_Static_assert(SITES + 1 == PLACE_SITE_SLOTS, "place.h names the table's size");
 
 /* ra | (rule + 1) << 48 | tier << 56: user addresses fit 47 bits */
 static _Atomic uint64_t site_keys[SITES];
@@ -129,131 +117,6 @@ unsigned place_sites_top(struct place_site_count *out, unsigned n, unsigned *tot
     return got;
 }
 
-/* Dry runs: which planned tier each pointer went to, by pointer, in 64 locked stripes. */
-struct dry {
-    void *p;
-    unsigned tier;
-    size_t bytes;
-    UT_hash_handle hh;
-};
-
-static struct {
-    pthread_mutex_t lock;
-    struct dry *map;
-} stripes[64];
-
-static unsigned stripe(const void *p)
-{
-    return (unsigned)(((uintptr_t)p * 0x9e3779b97f4a7c15ull) >> 58);
-}
-
-static void *dry_alloc(unsigned tier, size_t size, size_t align, enum place_call call)
-{
-    struct dry *e = __libc_malloc(sizeof *e);
-    void *p = e ? glibc(size, align, call) : NULL;
-    if (!p) {
-        __libc_free(e);
-        return NULL;
-    }
-    *e = (struct dry){.p = p, .tier = tier, .bytes = size};
-    unsigned s = stripe(p);
-    pthread_mutex_lock(&stripes[s].lock);
-    HASH_ADD_PTR(stripes[s].map, p, e);
-    pthread_mutex_unlock(&stripes[s].lock);
-    return p;
-}
-
-/* Removes p from the dry map and releases it from its planned tier; the entry, or NULL. */
-static struct dry *dry_take(void *p)
-{
-    unsigned s = stripe(p);
-    struct dry *e;
-    pthread_mutex_lock(&stripes[s].lock);
-    HASH_FIND_PTR(stripes[s].map, &p, e);
-    if (e)
-        HASH_DEL(stripes[s].map, e);
-    pthread_mutex_unlock(&stripes[s].lock);
-    if (e) {
-        struct place_tier_stats *st = &place_tiers[e->tier]->stats;
-        atomic_fetch_add_explicit(&st->frees, 1, memory_order_relaxed);
-        atomic_fetch_sub_explicit(&st->bytes, (int64_t)e->bytes, memory_order_relaxed);
-    }
-    return e;
-}
-
-bool place_dry_free(void *p)
-{
-    struct dry *e = dry_take(p);
-    if (!e)
-        return false;
-    __libc_free(e);
-    __libc_free(p);
-    return true;
-}
-
-/* Tells once per tier that a chain skipped it because this machine lacks it. */
-static void skip(struct place_tier *t, const struct place_rule_config *r)
-{
-    atomic_fetch_add_explicit(&t->stats.skipped, 1, memory_order_relaxed);
-    if (!atomic_exchange(&t->told, true))
-        place_warn("rule %s skips tier %s: %s", r->name, t->name, t->unavailable);
-}
-
-/* Walks the rule's chain; the tier that served goes to *tier. */
-static void *chain(const struct place_rule_config *r, size_t size, size_t align,
-                   enum place_call call, unsigned *tier)
-{
-    bool tried_dram = false;
-    for (unsigned k = 0; k < r->nchain; k++) {
-        unsigned i = r->chain[k];
-        struct place_tier *t = place_tiers[i];
-        void *p;
-        if (i == 0) {
-            tried_dram = true;
-            if ((p = glibc(size, align, call))) {
-                *tier = 0;
-                return p;
-            }
-            continue;
-        }
-        if (!place_dry_run && t->unavailable) {
-            skip(t, r);
-            continue;
-        }
-        /* a planned tier counts the bytes asked for; a real one what it hands out */
-        if (!place_stats_reserve(&t->stats, (int64_t)size, t->limit))
-            continue;
-        if (place_dry_run) {
-            p = dry_alloc(i, size, align, call);
-        } else {
-            p = t->ops->alloc(t, size, call == PLACE_ALIGNED ? align : 0);
-            if (p && call == PLACE_CALLOC)
-                memset(p, 0, size);
-        }
-        if (p) {
-            *tier = i;
-            return p;
-        }
-        atomic_fetch_sub_explicit(&t->stats.allocs, 1, memory_order_relaxed);
-        atomic_fetch_sub_explicit(&t->stats.bytes, (int64_t)size, memory_order_relaxed);
-    }
-    if (r->on_full == PLACE_FAIL || tried_dram)
-        return NULL;
-    *tier = 0;
-    return glibc(size, align, call);
-}
-
-/* The tier the rule's chain would try first here (0: dram). */
-static unsigned first_tier(const struct place_rule_config *r)
-{
-    for (unsigned k = 0; k < r->nchain; k++) {
-        unsigned i = r->chain[k];
-        if (i == 0 || place_dry_run || !place_tiers[i]->unavailable)
-            return i;
-    }
-    return 0;
-}
-
 static void count_rule(int rule, uintptr_t ra, unsigned tier, size_t size)
 {
     struct place_rule_stats *s = &place_rules[rule].stats;
@@ -274,8 +137,8 @@ static void *serve(int rule, size_t size, size_t align, enum place_call call, ui
                    unsigned *tier)
 {
     *tier = 0;
-    void *p = rule < 0 ? glibc(size, align, call)
-                       : chain(place_rules[rule].config, size, align, call, tier);
+    void *p = rule < 0 ? place_glibc(size, align, call)
+                       : place_chain(place_rules[rule].config, size, align, call, tier);
     if (p && rule >= 0)
         count_rule(rule, ra, *tier, size);
     return p;
@@ -296,7 +159,7 @@ static void *done(void *p, unsigned tier, uint8_t was, int saved)
 void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
 {
     if (place_self.state == PLACE_THREAD_BUSY) { /* libplace's own allocation */
-        void *p = glibc(size, align, call);
+        void *p = place_glibc(size, align, call);
         count_dram(p);
         return p;
     }
@@ -307,15 +170,11 @@ void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
     return done(p, tier, was, saved);
 }
 
-/* Moves p's contents into q, which holds size bytes, and frees p. */
+/* Moves p's contents (old bytes) into q, which holds size bytes, and frees p. */
 static void move(void *q, void *p, size_t size, size_t old)
 {
     memcpy(q, p, old < size ? old : size);
-    if (!place_dry_free(p)) {
-        if (place_counting)
-            place_count(0, 1, -(int64_t)place_glibc_usable(p));
-        __libc_free(p);
-    }
+    place_free(p);
 }
 
 void *place_realloc(void *p, size_t size, uintptr_t ra)
@@ -324,7 +183,7 @@ void *place_realloc(void *p, size_t size, uintptr_t ra)
         int saved = errno;
         uint8_t was = place_guard_enter();
         int rule = match(size, ra);
-        if (rule >= 0 && first_tier(place_rules[rule].config) != 0) {
+        if (rule >= 0 && place_chain_first(place_rules[rule].config) != 0) {
             size_t old = place_glibc_usable(p);
             unsigned tier;
             void *q = serve(rule, size, 0, PLACE_MALLOC, ra, &tier);
@@ -344,36 +203,30 @@ void *place_realloc(void *p, size_t size, uintptr_t ra)
     return q;
 }
 
-bool place_dry_realloc(void *p, size_t size, uintptr_t ra, void **out)
+void *place_tier_realloc(struct place_tier *t, void *p, size_t size, uintptr_t ra)
 {
-    unsigned s = stripe(p);
-    struct dry *e;
-    pthread_mutex_lock(&stripes[s].lock);
-    HASH_FIND_PTR(stripes[s].map, &p, e);
-    size_t old = e ? e->bytes : 0;
-    pthread_mutex_unlock(&stripes[s].lock);
-    if (!e)
-        return false;
-    /* the policy decides again; p stays where it is until the new block exists */
-    void *q = size ? place_alloc(size, 0, PLACE_MALLOC, ra) : NULL;
+    if (size == 0) {
+        place_tier_free(t, p);
+        return NULL;
+    }
+    size_t old = t->ops->usable_size(t, p);
+    if (size <= old)
+        return p;
+    /* growing: the policy decides where the block lives now, limits and all */
+    void *q = place_alloc(size, 0, PLACE_MALLOC, ra);
     if (q)
         move(q, p, size, old);
-    else if (!size)
-        place_dry_free(p);
-    *out = q;
-    return true;
+    return q;
 }
 
 void place_policy_prefork(void)
 {
     place_modules_prefork();
-    for (unsigned s = 0; s < 64; s++)
-        pthread_mutex_lock(&stripes[s].lock);
+    place_dry_prefork();
 }
 
 void place_policy_postfork(void)
 {
-    for (unsigned s = 0; s < 64; s++)
-        pthread_mutex_unlock(&stripes[s].lock);
+    place_dry_postfork();
     place_modules_postfork();
 }

@@ -62,6 +62,11 @@ bool place_dry_free(void *p);
  * again) into *out and returns true. */
 bool place_dry_realloc(void *p, size_t size, uintptr_t ra, void **out);
 
+/* realloc of a block tier t placed: kept when it still fits, else the policy decides
+ * where the bigger block lives (glibc's semantics). */
+struct place_tier;
+void *place_tier_realloc(struct place_tier *t, void *p, size_t size, uintptr_t ra);
+
 /* Fork: the dry map's and the module table's locks are taken before and released after,
  * so that the child finds them consistent. */
 void place_policy_prefork(void);
@@ -74,6 +79,9 @@ struct place_site_count {
     int rule, tier;
     uint64_t allocs, bytes;
 };
+
+/* The site table's entries, the last one counting every site that found no room. */
+enum { PLACE_SITE_SLOTS = 4097 };
 
 /* The n sites with the most bytes, largest first, into out; returns how many, and in
  * *total how many sites there are. */

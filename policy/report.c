@@ -3,15 +3,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../config/options.h"
 #include "../shim/thread.h"
 #include "fmt.h"
+#include "gather.h"
 #include "modules.h"
 #include "out.h"
 #include "place.h"
@@ -46,8 +47,23 @@ static const char *why(int err)
     }
 }
 
-static void report_policy(int fd)
+static void text_header(int fd, const struct place_gathered *g)
 {
+    char origin[48] = "", asked[48] = "";
+    if (place_run.forked_from) {
+        struct place_buf o = PLACE_BUF(origin);
+        place_bprintf(&o, ", forked from pid %d", (int)place_run.forked_from);
+    }
+    if (g->signal) {
+        struct place_buf a = PLACE_BUF(asked);
+        place_bprintf(&a, ", asked for by SIG%s", sigabbrev_np(g->signal));
+    }
+    place_line(fd,
+               "report of pid %d (%s)%s%s, %llu.%03llu s, allocations from %llu thread%s (%u %s)",
+               (int)getpid(), program_invocation_short_name, origin, asked,
+               (unsigned long long)(g->ms / 1000), (unsigned long long)(g->ms % 1000),
+               (unsigned long long)g->threads, g->threads == 1 ? "" : "s", g->running,
+               g->signal ? "running" : "at exit");
     const struct place_policy *p = &place_config;
     if (!p->nrules) {
         place_line(fd, "no policy: every allocation is glibc's");
@@ -63,46 +79,68 @@ static void report_policy(int fd)
                        "are the bytes asked of it");
 }
 
-static void report_tiers(int fd)
+static bool pressed(const struct place_node_row *n)
 {
-    place_line(fd, "%-10s %12s %12s %12s %12s %12s", "tier", "allocations", "frees", "bytes now",
-               "peak bytes", "limit");
-    for (struct place_tier **tp = place_tiers; *tp; tp++) {
-        struct place_tier *t = *tp;
-        struct place_snapshot s =
-            t == &place_dram ? place_threads_dram() : place_stats_snapshot(&t->stats, NULL);
-        char now_s[PLACE_SIZE_STR], peak_s[PLACE_SIZE_STR], limit_s[PLACE_SIZE_STR] = "none";
-        if (t->limit)
-            place_size_str(limit_s, (int64_t)t->limit);
-        place_line(fd, "%-10s %12llu %12llu %12s %12s %12s", t->name, (unsigned long long)s.allocs,
-                   (unsigned long long)s.frees, place_size_str(now_s, s.bytes),
-                   place_size_str(peak_s, s.peak), limit_s);
-    }
-    for (struct place_tier **tp = place_tiers; *tp; tp++) {
-        struct place_tier *t = *tp;
-        size_t total, free;
-        uint64_t refused = atomic_load(&t->stats.refused), skipped = atomic_load(&t->stats.skipped);
-        if (t->unavailable && !place_dry_run)
-            place_line(fd, "%s: unavailable: %s; %llu request%s skipped it", t->name,
-                       t->unavailable, (unsigned long long)skipped, skipped == 1 ? "" : "s");
-        else if (t->unavailable)
-            place_line(fd, "%s: planned (this machine: %s)", t->name, t->unavailable);
-        else if (t->ops->stats(t, &total, &free) == 0) {
-            char total_s[PLACE_SIZE_STR], free_s[PLACE_SIZE_STR];
-            place_line(fd, "%s: %s on this machine, %s free", t->name,
-                       place_size_str(total_s, (int64_t)total),
-                       place_size_str(free_s, (int64_t)free));
-        }
-        if (refused)
-            place_line(fd, "%s: its limit sent %llu request%s on down the chain", t->name,
-                       (unsigned long long)refused, refused == 1 ? "" : "s");
-    }
-    char batch_s[PLACE_SIZE_STR];
-    place_line(fd, "dram counts what glibc served; its peak is exact to within %s per thread",
-               place_size_str(batch_s, PLACE_STATS_BATCH));
+    return n->refused || n->fallbacks_in || n->waits || n->overflow || n->failures ||
+           n->reclaimed || n->skipped;
 }
 
-static void report_rules(int fd)
+static void text_nodes(int fd, const struct place_gathered *g)
+{
+    place_line(fd, "%-12s %-8s %10s %10s %10s %12s %12s", "tier", "kind", "limit", "in use", "peak",
+               "allocations", "frees");
+    bool any_pressure = false;
+    for (unsigned k = 0; k < g->ntiers; k++) {
+        const struct place_node_row *n = &g->nodes[k];
+        const char *kind = n->t->config ? place_kind_name(n->t->config->kind) : "dram";
+        char limit[PLACE_SIZE_STR] = "none", now[PLACE_SIZE_STR], peak[PLACE_SIZE_STR];
+        if (n->t->limit)
+            place_size_str(limit, (int64_t)n->t->limit);
+        place_line(fd, "%-12s %-8s %10s %10s %10s %12llu %12llu", n->t->name, kind, limit,
+                   place_size_str(now, n->bytes), place_size_str(peak, n->peak),
+                   (unsigned long long)n->allocs, (unsigned long long)n->frees);
+        any_pressure |= pressed(n);
+    }
+    if (any_pressure) {
+        place_line(fd, "%-12s %8s %8s %8s %7s %8s %10s %8s %10s %8s", "tier", "refused", "fb out",
+                   "fb in", "waits", "waited", "overflow", "failures", "reclaimed", "skipped");
+        for (unsigned k = 0; k < g->ntiers; k++) {
+            const struct place_node_row *n = &g->nodes[k];
+            if (!pressed(n))
+                continue;
+            char over[PLACE_SIZE_STR], recl[PLACE_SIZE_STR], waited[24];
+            struct place_buf w = PLACE_BUF(waited);
+            uint64_t ms = n->wait_ns / 1000000;
+            place_bprintf(&w, "%llu.%03llus", (unsigned long long)(ms / 1000),
+                          (unsigned long long)(ms % 1000));
+            place_line(fd, "%-12s %8llu %8llu %8llu %7llu %8s %10s %8llu %10s %8llu", n->t->name,
+                       (unsigned long long)n->refused, (unsigned long long)n->fallbacks_out,
+                       (unsigned long long)n->fallbacks_in, (unsigned long long)n->waits, waited,
+                       place_size_str(over, (int64_t)n->overflow), (unsigned long long)n->failures,
+                       place_size_str(recl, (int64_t)n->reclaimed), (unsigned long long)n->skipped);
+        }
+    }
+    for (unsigned k = 0; k < g->ntiers; k++) {
+        const struct place_node_row *n = &g->nodes[k];
+        if (n->t->unavailable && !place_dry_run)
+            place_line(fd, "%s: unavailable: %s; %llu request%s skipped it", n->t->name,
+                       n->t->unavailable, (unsigned long long)n->skipped,
+                       n->skipped == 1 ? "" : "s");
+        else if (n->t->unavailable)
+            place_line(fd, "%s: planned (this machine: %s)", n->t->name, n->t->unavailable);
+        else if (n->machine) {
+            char total[PLACE_SIZE_STR], free[PLACE_SIZE_STR];
+            place_line(fd, "%s: %s on this machine, %s free", n->t->name,
+                       place_size_str(total, (int64_t)n->total),
+                       place_size_str(free, (int64_t)n->free));
+        }
+    }
+    char batch[PLACE_SIZE_STR];
+    place_line(fd, "dram counts what glibc served; its peak is exact to within %s per thread",
+               place_size_str(batch, PLACE_STATS_BATCH));
+}
+
+static void text_rules(int fd)
 {
     if (!place_nrules)
         return;
@@ -113,8 +151,8 @@ static void report_rules(int fd)
         struct place_buf b = PLACE_BUF(chain);
         for (unsigned j = 0; j < r->nchain; j++)
             place_bprintf(&b, "%s%s", j ? ", " : "", r->chain_text[j]);
-        if (r->on_full == PLACE_FAIL)
-            place_bprintf(&b, " (on_full = fail)");
+        if (r->on_full != PLACE_FALLBACK)
+            place_bprintf(&b, " (on_full = %s)", place_on_full_name(r->on_full));
         place_line(fd, "%-20s %12llu %14s  %s", r->name,
                    (unsigned long long)atomic_load(&place_rules[k].stats.hits),
                    place_size_str(bytes_s, (int64_t)atomic_load(&place_rules[k].stats.bytes)),
@@ -124,64 +162,77 @@ static void report_rules(int fd)
 
 /* Symbolizing reads symbol tables, which may allocate (the module table): with the guard
  * up that is glibc's business, not a placed allocation. */
-static void report_sites(int fd)
+static void text_sites(int fd, const struct place_gathered *g)
 {
-    const unsigned want = place_config.sites;
-    struct place_site_count top[PLACE_MAX_SITES];
-    unsigned total = 0, n = want ? place_sites_top(top, want, &total) : 0;
-    if (!n)
+    if (!g->nsites)
         return;
-    place_line(fd, "top %u site%s by bytes asked, of %u:", n, n == 1 ? "" : "s", total);
+    place_line(fd, "top %u site%s by bytes asked, of %u:", g->nsites, g->nsites == 1 ? "" : "s",
+               g->total_sites);
     uint8_t was = place_guard_enter();
-    for (unsigned k = 0; k < n; k++) {
-        char where[512], exact[256] = "", bytes_s[PLACE_SIZE_STR];
-        if (top[k].ra) {
-            place_modules_symbolize(top[k].ra, where, sizeof where);
-            place_modules_site(top[k].ra, exact, sizeof exact);
-            if (strcmp(exact, where) == 0) /* no symbol: the exact form says it all */
-                exact[0] = 0;
-        } else {
-            strcpy(where, "(other sites)");
+    for (unsigned k = 0; k < g->nsites; k++) {
+        const struct place_site_row *s = &g->sites[k];
+        struct place_where w = {.site = "(other sites)"};
+        if (s->ra)
+            place_modules_where(s->ra, &w, !g->signal);
+        char where[800], split[PLACE_MAX_TIERS * (PLACE_NAME_MAX + PLACE_SIZE_STR + 4)];
+        struct place_buf b = PLACE_BUF(where), t = PLACE_BUF(split);
+        if (*w.symbol)
+            place_bprintf(&b, "%s (%s)", w.symbol, w.site);
+        else
+            place_bprintf(&b, "%s", w.site);
+        for (unsigned i = 0; i < g->ntiers; i++)
+            if (s->tier_allocs[i]) {
+                char bytes[PLACE_SIZE_STR];
+                place_bprintf(&t, "%s%s %s", t.len ? ", " : "", place_tiers[i]->name,
+                              place_size_str(bytes, (int64_t)s->tier_bytes[i]));
+            }
+        char bytes[PLACE_SIZE_STR], fell[40] = "";
+        if (s->fallbacks) {
+            struct place_buf f = PLACE_BUF(fell);
+            place_bprintf(&f, "; %llu fell back", (unsigned long long)s->fallbacks);
         }
-        place_line(fd, "  %10s %9llu x  %s%s%s%s  %s -> %s",
-                   place_size_str(bytes_s, (int64_t)top[k].bytes),
-                   (unsigned long long)top[k].allocs, where, *exact ? " (" : "", exact,
-                   *exact ? ")" : "",
-                   top[k].rule >= 0 ? place_rules[top[k].rule].config->name : "no rule",
-                   top[k].tier >= 0 ? place_tiers[top[k].tier]->name : "?");
+        place_line(fd, "  %10s %9llu x  %s  %s -> %s%s", place_size_str(bytes, (int64_t)s->bytes),
+                   (unsigned long long)s->allocs, where,
+                   s->rule >= 0 ? place_rules[s->rule].config->name : "no rule", split, fell);
     }
     place_guard_leave(was);
 }
 
-void place_report(int fd)
+static void report_text(int fd, const struct place_gathered *g)
 {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    long long ms = (long long)(now.tv_sec - place_run.start.tv_sec) * 1000 +
-                   (now.tv_nsec - place_run.start.tv_nsec) / 1000000;
-    uint64_t threads;
-    unsigned running;
-    place_threads_census(&threads, &running);
-
-    char origin[48] = "";
-    if (place_run.forked_from) {
-        struct place_buf o = PLACE_BUF(origin);
-        place_bprintf(&o, ", forked from pid %d", (int)place_run.forked_from);
-    }
-    place_line(
-        fd, "report of pid %d (%s)%s, %lld.%03lld s, allocations from %llu thread%s (%u at exit)",
-        (int)getpid(), program_invocation_short_name, origin, ms / 1000, ms % 1000,
-        (unsigned long long)threads, threads == 1 ? "" : "s", running);
-    report_policy(fd);
-    report_tiers(fd);
-    report_rules(fd);
-    report_sites(fd);
+    text_header(fd, g);
+    text_nodes(fd, g);
+    text_rules(fd);
+    text_sites(fd, g);
 }
 
-void place_report_to(const char *dest)
+/* One report at a time: the gathered figures are one static table. */
+static void report(int fd, int signal)
+{
+    static struct place_gathered g;
+    static _Atomic bool busy;
+    if (atomic_exchange(&busy, true))
+        return;
+    place_gather(&g, signal);
+    if (place_config.report_format == PLACE_REPORT_JSON)
+        place_report_json(fd, &g);
+    else
+        report_text(fd, &g);
+    atomic_store(&busy, false);
+}
+
+void place_report(int fd)
+{
+    report(fd, 0);
+}
+
+/* A report asked for by a signal goes to a file of its own: the path with .N appended
+ * (N counts the signal's reports), so that neither it nor the exit report clobbers the
+ * other. */
+static void report_to(const char *dest, int signal)
 {
     if (strcmp(dest, "stderr") == 0) {
-        place_report(place_stderr());
+        report(place_stderr(), signal);
         return;
     }
     char path[PATH_MAX];
@@ -189,8 +240,13 @@ void place_report_to(const char *dest)
         place_warn(
             "report path '%s' does not expand to a usable path; the report follows on stderr",
             dest);
-        place_report(place_stderr());
+        report(place_stderr(), signal);
         return;
+    }
+    if (signal) {
+        static _Atomic unsigned seq;
+        struct place_buf b = {.s = path, .len = strlen(path), .cap = sizeof path};
+        place_bprintf(&b, ".%u", atomic_fetch_add(&seq, 1) + 1);
     }
     int saved = errno;
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
@@ -200,10 +256,31 @@ void place_report_to(const char *dest)
                                  ? "it is a symbolic link, which libplace does not follow"
                                  : why(errno);
         place_warn("cannot create report %s: %s; the report follows on stderr", path, reason);
-        place_report(place_stderr());
+        report(place_stderr(), signal);
     } else {
-        place_report(fd);
+        report(fd, signal);
         close(fd);
     }
     errno = saved;
+}
+
+void place_report_to(const char *dest)
+{
+    report_to(dest, 0);
+}
+
+/* Writing from a signal handler: nothing in the report allocates through the shim or
+ * touches stdio, and the module table is only tried (a thread the signal interrupted may
+ * hold it; then sites are shown as addresses). */
+static void on_signal(int sig)
+{
+    if (place_options.report)
+        report_to(place_options.report, sig);
+}
+
+void place_report_on_signal(int sig)
+{
+    struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
+    sigemptyset(&sa.sa_mask);
+    sigaction(sig, &sa, NULL);
 }

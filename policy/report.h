@@ -28,8 +28,15 @@ void place_report_mark_start(pid_t forked_from);
  * does not fit. */
 int place_report_path(const char *tmpl, char *out, size_t cap);
 
-/* Prints every tier's counters to fd. */
+/* Writes the report to fd, in the policy's report_format. */
 void place_report(int fd);
+
+/* The JSON form (docs/report.schema.json) of gathered figures. */
+struct place_gathered;
+void place_report_json(int fd, const struct place_gathered *g);
+
+/* Installs a handler that writes a report whenever sig arrives. */
+void place_report_on_signal(int sig);
 
 /* Writes the report where `dest` says: "stderr", or a file created anew from the path
  * template (never clobbering one that exists: then stderr, with a warning). */

@@ -1,5 +1,7 @@
 #include "stats.h"
 
+#include <string.h>
+
 static void raise_peak(struct place_tier_stats *s, int64_t now)
 {
     int64_t peak = atomic_load_explicit(&s->peak, memory_order_relaxed);
@@ -42,8 +44,7 @@ struct place_snapshot place_stats_snapshot(const struct place_tier_stats *s,
 
 void place_stats_restart(struct place_tier_stats *s, int64_t bytes)
 {
-    atomic_store_explicit(&s->allocs, 0, memory_order_relaxed);
-    atomic_store_explicit(&s->frees, 0, memory_order_relaxed);
+    memset(s, 0, sizeof *s); /* in a forked child, which has one thread */
     atomic_store_explicit(&s->bytes, bytes, memory_order_relaxed);
     atomic_store_explicit(&s->peak, bytes, memory_order_relaxed);
 }
@@ -52,13 +53,19 @@ bool place_stats_reserve(struct place_tier_stats *s, int64_t bytes, uint64_t lim
 {
     int64_t now = atomic_load_explicit(&s->bytes, memory_order_relaxed);
     do {
-        if (limit && (uint64_t)now + (uint64_t)bytes > limit) {
-            atomic_fetch_add_explicit(&s->refused, 1, memory_order_relaxed);
+        if (limit && (uint64_t)now + (uint64_t)bytes > limit)
             return false;
-        }
     } while (!atomic_compare_exchange_weak_explicit(&s->bytes, &now, now + bytes,
-                                                    memory_order_relaxed, memory_order_relaxed));
-    atomic_fetch_add_explicit(&s->allocs, 1, memory_order_relaxed);
+                                                    memory_order_seq_cst, memory_order_relaxed));
     raise_peak(s, now + bytes);
     return true;
+}
+
+void place_stats_release(struct place_tier_stats *s, int64_t bytes)
+{
+    /* seq_cst: a waiter that read the counter before this must see the wake-up after it
+     * (policy/chain.c) */
+    int64_t now = atomic_fetch_sub_explicit(&s->bytes, bytes, memory_order_seq_cst) - bytes;
+    if (bytes < 0)
+        raise_peak(s, now);
 }

@@ -24,11 +24,19 @@ struct place_counts {
     int64_t bytes; /* usable bytes allocated minus usable bytes freed */
 };
 
+/* A node's counters (DESIGN.md's "node": one tier of the policy). Bytes are usable sizes.
+ * Every field is updated with relaxed atomics on the allocation path; no lock. */
 struct place_tier_stats {
     _Atomic uint64_t allocs, frees;
-    _Atomic int64_t bytes, peak;
-    _Atomic uint64_t refused; /* requests its limit turned away, sent on down the chain */
-    _Atomic uint64_t skipped; /* requests a chain sent here while it is unavailable */
+    _Atomic int64_t bytes, peak;     /* in use now, and the most ever in use */
+    _Atomic uint64_t refused;        /* requests its limit or its memory turned away */
+    _Atomic uint64_t fallbacks_out;  /* refused requests sent on down the chain */
+    _Atomic uint64_t fallbacks_in;   /* served here after an earlier tier refused */
+    _Atomic uint64_t waits, wait_ns; /* on_full = wait: how often, and how long */
+    _Atomic uint64_t overflow_bytes; /* charged past the limit by on_full = overflow */
+    _Atomic uint64_t failures;       /* requests that got NULL (on_full = fail) */
+    _Atomic uint64_t reclaimed;      /* bytes the tier's reclaim released */
+    _Atomic uint64_t skipped;        /* requests a chain sent here while it is unavailable */
 };
 
 /* A rule's matches: allocations it decided, and their usable bytes. */
@@ -44,9 +52,12 @@ struct place_snapshot {
 /* Adds c to s and raises s->peak if the bytes in use now exceed it. */
 void place_stats_add(struct place_tier_stats *s, const struct place_counts *c);
 
-/* Takes `bytes` more for one allocation unless that would pass limit (0: none); the
- * check and the taking are one atomic step, so threads together never pass the limit. */
+/* Takes `bytes` more unless that would pass limit (0: none); the check and the taking
+ * are one atomic step, so threads together never pass the limit. Raises the peak. */
 bool place_stats_reserve(struct place_tier_stats *s, int64_t bytes, uint64_t limit);
+
+/* Gives back bytes taken by place_stats_reserve (negative: takes more, past any limit). */
+void place_stats_release(struct place_tier_stats *s, int64_t bytes);
 
 /* s as it stands, plus counts not yet handed over (pending may be NULL). */
 struct place_snapshot place_stats_snapshot(const struct place_tier_stats *s,

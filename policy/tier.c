@@ -1,9 +1,10 @@
 #include "tier.h"
 
-#include <errno.h>
 #include <string.h>
 
 #include "../config/policy.h"
+#include "futex.h"
+#include "timeline.h"
 
 struct place_tier *place_tiers[PLACE_MAX_TIERS + 1] = {&place_dram, NULL};
 
@@ -16,53 +17,51 @@ static const char *const not_built[] = {
     [PLACE_DEVICE] = "this libplace does not place into device yet (CUDA support is to come)",
 };
 
+static const struct place_tier_ops *const built[] = {
+    [PLACE_DRAM] = &place_dram_arena_ops,
+};
+
 void place_tiers_init(const struct place_policy *policy)
 {
     static struct place_tier configured[PLACE_MAX_TIERS];
     for (unsigned k = 1; policy && k < policy->ntiers; k++) {
         const struct place_tier_config *c = &policy->tiers[k];
-        configured[k] = (struct place_tier){.name = c->name, .limit = c->limit};
-        if (c->kind == PLACE_DRAM)
-            configured[k].ops = place_dram.ops;
-        else
-            configured[k].unavailable = not_built[c->kind];
-        place_tiers[k] = &configured[k];
+        struct place_tier *t = &configured[k];
+        *t = (struct place_tier){.name = c->name,
+                                 .config = c,
+                                 .limit = c->limit,
+                                 .ops = c->kind < sizeof built / sizeof built[0] ? built[c->kind]
+                                                                                 : NULL};
+        if (!t->ops)
+            t->unavailable = not_built[c->kind];
+        if (c->limit && c->reclaim_min) {
+            t->reclaim_below = c->limit / 100 * c->reclaim_min;
+            t->reclaim_to = c->limit / 100 * c->reclaim_target;
+        }
+        place_tiers[k] = t;
     }
     for (struct place_tier **t = place_tiers; *t; t++)
-        if ((*t)->ops && (*t)->ops->init(*t) != 0 && !(*t)->unavailable)
+        if ((*t)->ops && !(*t)->unavailable && (*t)->ops->init(*t) != 0 && !(*t)->unavailable)
             (*t)->unavailable = "its initialisation failed";
-}
-
-static void count(struct place_tier *t, unsigned allocs, unsigned frees, int64_t delta)
-{
-    struct place_counts c = {.allocs = allocs, .frees = frees, .bytes = delta};
-    place_stats_add(&t->stats, &c);
 }
 
 void place_tier_free(struct place_tier *t, void *p)
 {
     size_t usable = t->ops->usable_size(t, p);
-    count(t, 0, 1, -(int64_t)usable);
+    atomic_fetch_add_explicit(&t->stats.frees, 1, memory_order_relaxed);
     t->ops->free(t, p, usable);
+    place_stats_release(&t->stats, (int64_t)usable);
+    /* seq_cst, after the release: a waiter either sees the room or is woken */
+    if (__builtin_expect(atomic_load(&t->waiters) != 0, 0)) {
+        atomic_fetch_add(&t->wake, 1);
+        place_futex_wake_all(&t->wake);
+    }
+    place_timeline_tick();
 }
 
-void *place_tier_realloc(struct place_tier *t, void *p, size_t size)
+void place_tiers_restart(void)
 {
-    if (size == 0) {
-        place_tier_free(t, p);
-        return NULL;
-    }
-    size_t old = t->ops->usable_size(t, p);
-    if (size <= old)
-        return p;
-    void *q = t->ops->alloc(t, size, 0);
-    if (!q) {
-        errno = ENOMEM;
-        return NULL;
-    }
-    size_t fresh = t->ops->usable_size(t, q);
-    memcpy(q, p, old);
-    count(t, 1, 1, (int64_t)fresh - (int64_t)old);
-    t->ops->free(t, p, old);
-    return q;
+    for (struct place_tier **t = place_tiers; *t; t++)
+        place_stats_restart(&(*t)->stats,
+                            atomic_load_explicit(&(*t)->stats.bytes, memory_order_relaxed));
 }

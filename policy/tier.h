@@ -12,6 +12,7 @@
 #include "stats.h"
 
 struct place_tier;
+struct place_tier_config;
 
 struct place_tier_ops {
     const char *kind; /* "dram", "hbw", ... */
@@ -22,31 +23,42 @@ struct place_tier_ops {
     size_t (*usable_size)(struct place_tier *, const void *p);
     int (*stats)(struct place_tier *, size_t *total, size_t *free);
     /* optional (NULL when the tier has nothing to offer) */
+    size_t (*good_size)(size_t size, size_t align);              /* the usable size alloc gives */
     size_t (*reclaim)(struct place_tier *, size_t want);         /* release cached memory */
     int (*verify)(struct place_tier *, const void *p, size_t n); /* pages where they belong */
 };
 
 struct place_tier {
     const char *name;
-    const struct place_tier_ops *ops; /* NULL for a kind this build cannot place into */
-    const char *unavailable;          /* NULL, or why this machine cannot offer the tier */
-    uint64_t limit;                   /* bytes; 0: none */
+    const struct place_tier_ops *ops;       /* NULL for a kind this build cannot place into */
+    const struct place_tier_config *config; /* NULL for the default dram tier */
+    const char *unavailable;                /* NULL, or why this machine cannot offer the tier */
+    uint64_t limit;                         /* bytes; 0: none */
+    uint64_t reclaim_below, reclaim_to;     /* watermarks as free room in bytes; 0: none */
     struct place_tier_stats stats;
     _Atomic bool told; /* the first skip of an unavailable tier has been reported */
+    /* on_full = wait: threads waiting for room, and the futex word a free bumps */
+    _Atomic uint32_t waiters, wake;
+    void *state; /* the tier's own (an arena, a pool) */
 };
 
 /* The default tier: glibc's allocator. Allocations no rule places are counted here. */
 extern struct place_tier place_dram;
 
+/* A tier of kind dram that the policy names: an arena of its own (policy/arena.h), since
+ * glibc's blocks cannot be told apart by address. */
+extern const struct place_tier_ops place_dram_arena_ops;
+
 /* The policy's tiers in its order, dram first, NULL-terminated. */
 extern struct place_tier *place_tiers[];
 
-/* free() and realloc() of a pointer tier t placed (the shim found it in t's ranges).
- * realloc keeps the block when it still fits and otherwise moves it within t, with
- * glibc's semantics: size 0 frees and returns NULL; on failure errno is ENOMEM and p
- * is left as it was. */
+/* free() of a pointer tier t placed (the shim found it in t's ranges): releases its
+ * bytes, and wakes threads waiting for room. */
 void place_tier_free(struct place_tier *t, void *p);
-void *place_tier_realloc(struct place_tier *t, void *p, size_t size);
+
+/* A forked child counts its own events from the fork (its bytes in use are its parent's
+ * blocks, which it holds too). */
+void place_tiers_restart(void);
 
 /* Sets up the tiers the policy declares (dram alone without one) and initialises each;
  * one that cannot be offered here says why in its `unavailable`. */

@@ -12,6 +12,7 @@
 #include "../policy/place.h"
 #include "../policy/report.h"
 #include "../policy/tier.h"
+#include "../policy/timeline.h"
 #include "owner.h"
 #include "thread.h"
 
@@ -37,6 +38,10 @@ static void postfork_child(void)
     place_owner_postfork();
     place_policy_postfork();
     place_report_mark_start(getppid());
+    place_tiers_restart();
+    place_timeline_restart();
+    if (!place_config.report_children)
+        place_options.report = NULL;
 }
 
 /* ld.so runs this after the constructors of the shared libraries the program links and
@@ -58,8 +63,12 @@ __attribute__((constructor)) static void place_init(void)
     place_tiers_init(placing ? &place_config : NULL);
     if (placing)
         place_policy_start(&place_config);
-    if (reporting)
+    if (reporting) {
         place_keep_stderr();
+        place_timeline_start();
+        if (place_config.report_signal)
+            place_report_on_signal(place_config.report_signal);
+    }
     if (reporting || placing)
         pthread_atfork(prefork, postfork_parent, postfork_child);
     place_threads_start(reporting);

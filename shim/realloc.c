@@ -14,7 +14,7 @@ static inline void *resize(void *p, size_t size, uintptr_t ra)
     if (p) {
         struct place_tier *t = place_owner(p);
         if (__builtin_expect(t != NULL, 0))
-            return place_tier_realloc(t, p, size);
+            return place_tier_realloc(t, p, size, ra);
         void *q;
         if (__builtin_expect(place_dry_run, 0) && place_dry_realloc(p, size, ra, &q))
             return q;

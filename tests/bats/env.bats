@@ -42,7 +42,7 @@ TEMPLATE="not a usable report path; expected stderr or a file path, where %p is 
     run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_REPROT=stderr /bin/echo hi
     assert_success
     assert_output hi
-    assert_equal "$stderr" "libplace: LIBPLACE_REPROT is not a libplace variable and is ignored (known: LIBPLACE_POLICY, LIBPLACE_RULES, LIBPLACE_CHECK, LIBPLACE_REPORT, LIBPLACE_REPORT_FORMAT, LIBPLACE_ON_ERROR, LIBPLACE_DRY_RUN, LIBPLACE_SITES, LIBPLACE_<KEY>_<TIER> with KEY one of LIMIT, POLICY, PAGESIZE, NODES, DEVICE, CHUNK_INITIAL, CHUNK_MAX, CHUNK_GROWTH, LOCATION)"
+    assert_equal "$stderr" "libplace: LIBPLACE_REPROT is not a libplace variable and is ignored (known: LIBPLACE_POLICY, LIBPLACE_RULES, LIBPLACE_CHECK, LIBPLACE_REPORT, LIBPLACE_REPORT_FORMAT, LIBPLACE_REPORT_SIGNAL, LIBPLACE_REPORT_CHILDREN, LIBPLACE_VERIFY, LIBPLACE_ON_ERROR, LIBPLACE_DRY_RUN, LIBPLACE_SITES, LIBPLACE_<KEY>_<TIER> with KEY one of LIMIT, POLICY, PAGESIZE, NODES, DEVICE, CHUNK_INITIAL, CHUNK_MAX, CHUNK_GROWTH, LOCATION, RECLAIM_MIN, RECLAIM_TARGET)"
 }
 
 @test "no LIBPLACE_ variable: libplace says nothing at all" {

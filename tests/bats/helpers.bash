@@ -74,5 +74,5 @@ same_with_and_without() {
 
 # The dram row of a report file: allocations, frees (the numbers only).
 dram_counts() {
-    awk '$2 == "dram" && $3 ~ /^[0-9]+$/ { print $3, $4 }' "$1"
+    awk '$2 == "dram" && $3 == "dram" && $NF ~ /^[0-9]+$/ { print $(NF - 1), $NF }' "$1"
 }

@@ -268,3 +268,172 @@ True True"
     assert_equal "$status" 125
     assert_equal "$stderr" "placerun: --lib: $t/nowhere.so: no such file; expected the path of libplace.so"
 }
+
+# -- --tiers ---------------------------------------------------------------------------
+
+# placerun --tiers without a GPU driver in its way: the machine's own ld.so.cache only.
+tiers() {
+    env -u LD_LIBRARY_PATH -u MEMKIND_HBW_NODES "$PLACERUN" --tiers "$@"
+}
+
+@test "--tiers: this machine's nodes with their CPUs, memory and distances; no GPU; no policy" {
+    run --separate-stderr tiers
+    assert_success
+    assert_equal "$stderr" ""
+    nodes=/sys/devices/system/node
+    if [ -d "$nodes/node0" ]; then
+        assert_line --regexp '^available: [0-9]+ nodes? \(0[-,0-9]*\)$'
+        assert_line "node 0 cpus: $(cat "$nodes/node0/cpulist")"
+        assert_line "node distances:"
+        assert_line --regexp "^ +0:( +[0-9]+)+$"
+    else
+        assert_line --regexp "^available: 1 node \(0\) \(no $nodes: "
+    fi
+    assert_line --regexp '^node 0 size: [0-9.]+ (B|KiB|MiB|GiB|TiB)$'
+    assert_line --regexp '^node 0 free: [0-9.]+ (B|KiB|MiB|GiB|TiB)$'
+    # memkind's view, whatever it is here, and libmemkind's answer or its absence
+    assert_line --regexp '^HBW nodes: '
+    assert_line --regexp '^memkind: (hbw_check_available\(\) = |libmemkind.so.0 not found)'
+    if ! /sbin/ldconfig -p | grep -q 'libcuda\.so\.1 '; then
+        assert_line "GPUs: none (no CUDA driver: libcuda.so.1 not found)"
+    else
+        assert_line --regexp '^GPUs: '
+    fi
+    assert_line "policy: no policy: every allocation stays in dram"
+    # placerun needs no libplace.so for that
+    run --separate-stderr env LIBPLACE_LIB="$BATS_TEST_TMPDIR/nowhere.so" "$PLACERUN" --tiers
+    assert_success
+}
+
+@test "--tiers: MEMKIND_HBW_NODES names the HBW nodes, as memkind takes them" {
+    run --separate-stderr env -u LD_LIBRARY_PATH MEMKIND_HBW_NODES=0 "$PLACERUN" --tiers
+    assert_success
+    assert_line "HBW nodes: 0 (from MEMKIND_HBW_NODES)"
+    # memkind, if it is here, agrees: node 0 is HBW to it now
+    assert_line --regexp '^memkind: (hbw_check_available\(\) = 0: |libmemkind.so.0 not found)'
+    if [ ! -e /sys/devices/system/node/node7 ] && [ -d /sys/devices/system/node/node0 ]; then
+        run --separate-stderr env -u LD_LIBRARY_PATH MEMKIND_HBW_NODES=0,7 "$PLACERUN" --tiers
+        assert_success
+        assert_line "HBW nodes: 0,7 (from MEMKIND_HBW_NODES; node 7 not on this machine)"
+    fi
+}
+
+@test "--tiers -p: the policy's tiers and limits as libplace reads them, LIBPLACE_LIMIT_<TIER> included" {
+    cd "$BATS_TEST_TMPDIR"
+    # a dram-kind tier with a limit; where libplace does not take that yet, an hbw one
+    printf '[tier scratch]\nkind = dram\nlimit = 64M\n[rule r]\nsize = 1M..\nto = scratch\n' >pol.ini
+    tier=scratch kind=dram
+    if ! "$PLACERUN" --check pol.ini 2>/dev/null; then
+        printf '[tier fast]\nkind = hbw\nlimit = 64M\n[rule r]\nsize = 1M..\nto = fast, dram\n' >pol.ini
+        tier=fast kind=hbw
+    fi
+    run --separate-stderr tiers -p pol.ini
+    assert_success
+    assert_equal "$stderr" ""
+    assert_line "policy: pol.ini (rules: r; report: none)"
+    assert_line --regexp '^tier +kind +limit$'
+    assert_line --regexp '^dram +dram +none$'
+    assert_line --regexp "^$tier +$kind +64\.0 MiB$"
+    # the environment's limit is libplace's to apply; --rule and LIBPLACE_POLICY count too
+    var=LIBPLACE_LIMIT_${tier^^}
+    run --separate-stderr env "$var=1G" LIBPLACE_POLICY=pol.ini "$PLACERUN" --tiers --rule 'size=..4K to=hbw'
+    assert_success
+    assert_line "policy: pol.ini (rules: rules-1, r; report: none)"
+    assert_line --regexp "^$tier +$kind +1\.0 GiB \($var\)$"
+    assert_line --regexp '^hbw +hbw +none$'
+}
+
+@test "--tiers with a policy that has errors: libplace's errors on stderr, nothing else, status 1" {
+    cd "$BATS_TEST_TMPDIR"
+    printf '[rule big]\nto = dram\nsize = 1X..\n' >bad.ini
+    run --separate-stderr tiers -p bad.ini
+    assert_equal "$status" 1
+    assert_output ""
+    [[ $stderr == *"bad.ini:3: size = 1X..: 'X' is not a size unit"* ]]
+    run --separate-stderr env LIBPLACE_RULES='size=1X.. to=dram' "$PLACERUN" --tiers
+    assert_equal "$status" 1
+    [[ $stderr == *"LIBPLACE_RULES rule 1: size = 1X..:"* ]]
+    # and a libplace.so that does not load: nothing was checked
+    echo "not a library" >libfake.so
+    run --separate-stderr "$PLACERUN" --lib libfake.so --tiers -p bad.ini
+    assert_equal "$status" 125
+    assert_output ""
+    [[ $stderr == *"placerun: $BATS_TEST_TMPDIR/libfake.so did not load, so nothing was checked"* ]]
+}
+
+@test "--tiers: the GPUs as libcuda.so.1 reports them, found through LD_LIBRARY_PATH; its failures are one line" {
+    t=$BATS_TEST_TMPDIR
+    mkdir -p "$t/cuda" "$t/crash" "$t/other"
+    cat >"$t/cuda.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+int cuInit(unsigned flags) { const char *e = getenv("FAKE_CUINIT"); (void)flags; return e ? atoi(e) : 0; }
+int cuDriverGetVersion(int *v) { *v = 12040; return 0; }
+int cuDeviceGetCount(int *n) { *n = 2; return 0; }
+int cuDeviceGet(int *d, int i) { *d = i; return 0; }
+int cuDeviceGetName(char *s, int len, int d) { snprintf(s, (size_t)len, "Fake GPU %d", d); return 0; }
+int cuDeviceTotalMem_v2(size_t *b, int d) { *b = (size_t)(80 + d) << 30; return 0; }
+int cuGetErrorName(int e, const char **s) { if (e != 100) return 1; *s = "CUDA_ERROR_NO_DEVICE"; return 0; }
+C
+    printf 'int cuInit(unsigned f) { (void)f; return *(volatile int *)0; }\n' >"$t/crash.c"
+    printf 'int not_cuda;\n' >"$t/other.c"
+    for lib in cuda crash other; do
+        gcc -shared -fPIC -o "$t/$lib/libcuda.so.1" "$t/$lib.c" 2>/dev/null || skip "gcc cannot build a shared library here"
+    done
+    run --separate-stderr env LD_LIBRARY_PATH="$t/cuda" "$PLACERUN" --tiers
+    assert_success
+    assert_equal "$stderr" ""
+    assert_line "GPUs: 2 (CUDA driver 12.4, $t/cuda/libcuda.so.1)"
+    assert_line "gpu 0: Fake GPU 0, memory 80.0 GiB"
+    assert_line "gpu 1: Fake GPU 1, memory 81.0 GiB"
+    # cuInit fails: its code and name, no traceback
+    run --separate-stderr env LD_LIBRARY_PATH="$t/cuda" FAKE_CUINIT=100 "$PLACERUN" --tiers
+    assert_success
+    assert_equal "$stderr" ""
+    assert_line "GPUs: none (cuInit failed: error 100 CUDA_ERROR_NO_DEVICE; CUDA driver 12.4, $t/cuda/libcuda.so.1)"
+    # a driver that crashes takes only the process that asked it; one that is no driver
+    run --separate-stderr env LD_LIBRARY_PATH="$t/crash" "$PLACERUN" --tiers
+    assert_success
+    assert_line "GPUs: unknown (asking libcuda.so.1 killed the process that asked: signal 11, SIGSEGV)"
+    assert_line "policy: no policy: every allocation stays in dram"
+    run --separate-stderr env LD_LIBRARY_PATH="$t/other" "$PLACERUN" --tiers
+    assert_success
+    assert_line "GPUs: none ($t/other/libcuda.so.1 has no cuInit: not a CUDA driver?)"
+}
+
+# -- --verify --------------------------------------------------------------------------
+
+@test "--verify: the program runs with LIBPLACE_VERIFY=all and keeps its exit status" {
+    r=$BATS_TEST_TMPDIR/r-%p
+    run --separate-stderr "$PLACERUN" --verify -r "$r" -- /bin/sh -c 'echo "verify=$LIBPLACE_VERIFY"; exit 7'
+    assert_equal "$status" 7
+    assert_output "verify=all"
+    run --separate-stderr "$PLACERUN" --verify --dry-run -r "$r" -- /bin/sh -c 'echo "$LIBPLACE_VERIFY $LIBPLACE_DRY_RUN"'
+    assert_success
+    assert_output "all 1"
+    # without --verify, placerun sets none
+    run --separate-stderr "$PLACERUN" -r "$r" -- /bin/sh -c 'echo "verify=${LIBPLACE_VERIFY-unset}"'
+    assert_success
+    assert_output "verify=unset"
+}
+
+@test "--tiers and --verify: usage errors, and --help tells of both" {
+    for args in "--tiers --check" "--tiers -- /bin/true" "--tiers pol.ini" "--verify --check x.ini" \
+        "--verify --tiers" "--verify" "--tiers=yes" "--verify=all -- /bin/true"; do
+        # shellcheck disable=SC2086
+        run --separate-stderr "$PLACERUN" $args
+        assert_equal "$status" 2
+        assert_output ""
+        [ "${#stderr_lines[@]}" -eq 2 ] || {
+            echo "placerun $args: $stderr"
+            return 1
+        }
+        [[ ${stderr_lines[1]} == "usage: placerun "*"--verify"*"placerun --tiers"* ]]
+    done
+    run --separate-stderr "$PLACERUN" --help
+    assert_success
+    assert_line --regexp '^  --verify +check every resident page'
+    assert_line --partial "(LIBPLACE_VERIFY=all)"
+    assert_line --partial "placerun --tiers [-p POLICY]"
+    assert_line --regexp '^  --tiers +'
+}

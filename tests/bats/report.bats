@@ -15,8 +15,8 @@ report_of() { # the report of the process named $1 among the files of directory 
     # four processes report: the parent, the exec'd child and the two forked children
     [ "$(grep -c '^libplace: report of pid' <<<"$stderr")" -eq 4 ]
     [ "$(grep -vc '^libplace: ' <<<"$stderr")" -eq 0 ]
-    grep -q '^libplace: tier  *allocations  *frees  *bytes now  *peak bytes  *limit$' <<<"$stderr"
-    grep -Eq '^libplace: dram +[0-9]+ +[0-9]+ ' <<<"$stderr"
+    grep -q '^libplace: tier  *kind  *limit  *in use  *peak  *allocations  *frees$' <<<"$stderr"
+    grep -Eq '^libplace: dram +dram +none +[0-9.]+ (B|KiB|MiB) +[0-9.]+ (B|KiB|MiB) +[0-9]+ +[0-9]+$' <<<"$stderr"
 }
 
 @test "the report reaches stderr even when the program closed it (coreutils do)" {
@@ -100,7 +100,7 @@ report_of() { # the report of the process named $1 among the files of directory 
     # what is left is the libraries' own bookkeeping and stdout's buffer: a few blocks,
     # a few KiB
     [ $((allocs - frees)) -lt 20 ]
-    grep -Eq '^libplace: dram +[0-9]+ +[0-9]+ +[0-9.]+ (B|KiB) ' "$BATS_TEST_TMPDIR/r"
+    grep -Eq '^libplace: dram +dram +none +[0-9.]+ (B|KiB) ' "$BATS_TEST_TMPDIR/r"
 }
 
 @test "a relative report path is taken from the directory the process started in" {

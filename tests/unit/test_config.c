@@ -173,7 +173,7 @@ static void invalid(void)
               "digits, '_' or '-', at most 31 characters");
     one_error("[rule a]\nto = dram\ncolour = red\n",
               "t.ini:3: colour = red: colour is not a key of [rule a]; expected one of api, "
-              "size, site, depth, to, on_full");
+              "size, site, depth, to, on_full, wait");
     one_error("[rule a]\nto = dram\nto = hbw\n",
               "t.ini:3: to = hbw: to is given twice in [rule a]; expected it once");
     one_error("[rule a]\nto = dram\nsite = *dgemm* || foo\n",
@@ -216,8 +216,21 @@ static void invalid(void)
               "t.ini:2: pagesize: not a key of pinned tiers; expected it only on tiers of kind "
               "hbw");
     one_error("[tier dram]\nlimit = 1G\n",
-              "t.ini:2: limit: dram takes no limit, as its memory is glibc's; expected a limit "
-              "on another tier");
+              "t.ini:2: limit: the default dram tier is glibc's heap and takes no limit; expected "
+              "a tier of your own, as [tier capped] kind = dram, limit = 2G");
+    one_error("[tier c]\nkind = dram\nreclaim_min = 10\n",
+              "t.ini:3: [tier c] has watermarks but no limit; expected limit = SIZE, as "
+              "reclaim_min and reclaim_target are percentages of it");
+    one_error("[tier c]\nkind = dram\nlimit = 1G\nreclaim_min = 20\nreclaim_target = 10\n",
+              "t.ini:5: reclaim_target = 10 is below reclaim_min = 20; expected a target of at "
+              "least 20 (percent of the limit to free once reclaim starts)");
+    one_error("[rule r]\nto = dram\nwait = 2s\n",
+              "t.ini:1: rule r has a wait timeout but on_full = fallback; expected on_full = "
+              "wait, or no wait key");
+    one_error("[rule r]\nto = dram\non_full = wait\nwait = 2\n",
+              "t.ini:4: wait = 2: '2' has no unit of time; expected ms or s, as 500ms or 2s");
+    one_error("[libplace]\nreport_format = xml\n",
+              "t.ini:2: report_format = xml: 'xml' is not accepted here; expected text or json");
     one_error("[tier gpu]\nkind = device\n[rule a]\nto = gpu\n",
               "t.ini:4: to: gpu is GPU memory, which only CUDA calls can use; expected api = "
               "cuda or api = any for a chain with a device tier");

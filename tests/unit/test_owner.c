@@ -105,30 +105,31 @@ int main(void)
     strcpy(p, "placed");
     CHECK_EQ(malloc_usable_size(p), 128);
     CHECK(realloc(p, 120) == p); /* still fits: stays */
-    char *q = realloc(p, 2000);  /* moves within the tier, contents kept */
-    CHECK(q != p && place_owner(q) == &slots);
+    /* growing: no rule places 2000 bytes here, so the block moves to glibc, contents
+     * kept, and the tier's block is freed */
+    char *q = realloc(p, 2000);
+    CHECK(q != p && place_owner(q) == NULL);
     CHECK(strcmp(q, "placed") == 0);
     CHECK_EQ(frees_seen, 1);
     CHECK_EQ(used[0], 0);
-    CHECK_EQ(malloc_usable_size(q), 2048);
+    CHECK(malloc_usable_size(q) >= 2000);
     free(q);
-    CHECK_EQ(frees_seen, 2);
+    CHECK_EQ(frees_seen, 1);
 
     p = slot_alloc(&slots, 100, 0);
     strcpy(p, "stays");
     errno = 0;
-    CHECK(realloc(p, 2 * SLOT) == NULL); /* the tier cannot hold it: ENOMEM, p intact */
+    CHECK(realloc(p, SIZE_MAX / 2) == NULL); /* nothing can hold it: ENOMEM, p intact */
     CHECK_EQ(errno, ENOMEM);
     CHECK(strcmp(p, "stays") == 0);
     CHECK(realloc(p, 0) == NULL); /* frees */
-    CHECK_EQ(frees_seen, 3);
+    CHECK_EQ(frees_seen, 2);
 
-    /* counted against the owning tier, not dram: the realloc that moved is one
-     * allocation and one free; the blocks the test placed behind libplace's back are
-     * frees only */
+    /* counted against the owning tier, not dram: the blocks the test placed behind
+     * libplace's back are frees only */
     struct place_snapshot s = place_stats_snapshot(&slots.stats, NULL);
-    CHECK_EQ(s.allocs, 1);
-    CHECK_EQ(s.frees, 3);
+    CHECK_EQ(s.allocs, 0);
+    CHECK_EQ(s.frees, 2);
     CHECK_EQ(s.bytes, -(128 + 128));
 
     free(g);

@@ -1,0 +1,186 @@
+#include "chain.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "../shim/glibc.h"
+#include "dry.h"
+#include "futex.h"
+#include "out.h"
+#include "tier.h"
+#include "timeline.h"
+
+void *place_glibc(size_t size, size_t align, enum place_call call)
+{
+    switch (call) {
+    case PLACE_CALLOC:
+        return __libc_calloc(1, size);
+    case PLACE_ALIGNED:
+        return __libc_memalign(align, size);
+    default:
+        return __libc_malloc(size);
+    }
+}
+
+static void add(_Atomic uint64_t *c, uint64_t n)
+{
+    atomic_fetch_add_explicit(c, n, memory_order_relaxed);
+}
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Watermarks: when a reservation takes the free room under reclaim_below, the tier
+ * releases cached memory until reclaim_to would be free. Only the reservation that
+ * crosses the mark asks, so a tier that stays nearly full is not asked on every call. */
+static void watermark(struct place_tier *t, int64_t before, int64_t after)
+{
+    uint64_t room_before = t->limit - (uint64_t)before, room = t->limit - (uint64_t)after;
+    if (room < t->reclaim_below && room_before >= t->reclaim_below && t->ops->reclaim)
+        add(&t->stats.reclaimed, t->ops->reclaim(t, t->reclaim_to - room));
+}
+
+/* One try at tier t: reserve what the block will count, then allocate. force charges it
+ * past the limit. */
+static void *attempt(struct place_tier *t, size_t size, size_t align, enum place_call call,
+                     bool force)
+{
+    size_t want = t->ops->good_size ? t->ops->good_size(size, align) : size;
+    int64_t before = atomic_load_explicit(&t->stats.bytes, memory_order_relaxed);
+    if (!place_stats_reserve(&t->stats, (int64_t)want, force ? 0 : t->limit))
+        return NULL;
+    void *p = t->ops->alloc(t, size, align);
+    if (!p) {
+        place_stats_release(&t->stats, (int64_t)want);
+        return NULL;
+    }
+    size_t got = t->ops->usable_size(t, p);
+    if (got != want) /* a size class good_size did not foresee */
+        place_stats_release(&t->stats, (int64_t)want - (int64_t)got);
+    if (call == PLACE_CALLOC)
+        memset(p, 0, size);
+    add(&t->stats.allocs, 1);
+    if (t->reclaim_below && t->limit)
+        watermark(t, before, before + (int64_t)got);
+    if (force && t->limit) {
+        int64_t over =
+            atomic_load_explicit(&t->stats.bytes, memory_order_relaxed) - (int64_t)t->limit;
+        add(&t->stats.overflow_bytes, over <= 0 ? 0 : over < (int64_t)got ? (uint64_t)over : got);
+    }
+    place_timeline_tick();
+    return p;
+}
+
+/* on_full = wait: tries again each time a free in t wakes it, until the timeout. */
+static void *wait_for_room(struct place_tier *t, const struct place_rule_config *r, size_t size,
+                           size_t align, enum place_call call)
+{
+    int64_t start = now_ns(), deadline = start + (int64_t)r->wait_ms * 1000000;
+    void *p = NULL;
+    add(&t->stats.waits, 1);
+    atomic_fetch_add(&t->waiters, 1); /* seq_cst: ordered before the retry's reservation */
+    for (int64_t now = start; now < deadline; now = now_ns()) {
+        uint32_t seen = atomic_load(&t->wake);
+        if ((p = attempt(t, size, align, call, false)))
+            break;
+        place_futex_wait(&t->wake, seen, deadline - now);
+    }
+    atomic_fetch_sub(&t->waiters, 1);
+    add(&t->stats.wait_ns, (uint64_t)(now_ns() - start));
+    return p;
+}
+
+enum outcome { SERVED, REFUSED, FAILED };
+
+/* Tier t of r's chain, with reclaim and on_full. */
+static enum outcome try_tier(struct place_tier *t, const struct place_rule_config *r, size_t size,
+                             size_t align, enum place_call call, void **out)
+{
+    if ((*out = attempt(t, size, align, call, false)))
+        return SERVED;
+    add(&t->stats.refused, 1);
+    if (t->ops->reclaim) {
+        size_t want = t->ops->good_size ? t->ops->good_size(size, align) : size;
+        add(&t->stats.reclaimed, t->ops->reclaim(t, want));
+        if ((*out = attempt(t, size, align, call, false)))
+            return SERVED;
+    }
+    switch (r->on_full) {
+    case PLACE_WAIT:
+        if (t->limit && r->wait_ms && (*out = wait_for_room(t, r, size, align, call)))
+            return SERVED;
+        break;
+    case PLACE_OVERFLOW:
+        if ((*out = attempt(t, size, align, call, true)))
+            return SERVED;
+        break;
+    case PLACE_FAIL:
+        add(&t->stats.failures, 1);
+        return FAILED;
+    case PLACE_FALLBACK:
+        break;
+    }
+    add(&t->stats.fallbacks_out, 1);
+    return REFUSED;
+}
+
+/* Tells once per tier that a chain skipped it because this machine lacks it. */
+static void skip(struct place_tier *t, const struct place_rule_config *r)
+{
+    add(&t->stats.skipped, 1);
+    if (!atomic_exchange(&t->told, true))
+        place_warn("rule %s skips tier %s: %s", r->name, t->name, t->unavailable);
+}
+
+void *place_chain(const struct place_rule_config *r, size_t size, size_t align,
+                  enum place_call call, unsigned *tier)
+{
+    size_t a = call == PLACE_ALIGNED ? align : 0;
+    bool refused = false; /* an earlier tier turned this request away */
+    for (unsigned k = 0; k < r->nchain; k++) {
+        unsigned i = r->chain[k];
+        struct place_tier *t = place_tiers[i];
+        void *p = NULL;
+        if (i == 0) { /* glibc's dram: no limit, no ranges, counted by the shim */
+            p = place_glibc(size, align, call);
+        } else if (place_dry_run) {
+            if (place_stats_reserve(&t->stats, (int64_t)size, t->limit))
+                p = place_dry_alloc(i, size, align, call);
+            else
+                add(&t->stats.refused, 1), add(&t->stats.fallbacks_out, 1);
+        } else if (t->unavailable) {
+            skip(t, r);
+            continue;
+        } else if (try_tier(t, r, size, a, call, &p) == FAILED) {
+            return NULL;
+        }
+        if (p) {
+            if (refused)
+                add(&t->stats.fallbacks_in, 1);
+            *tier = i;
+            return p;
+        }
+        refused = true;
+    }
+    if (r->on_full == PLACE_FAIL)
+        return NULL;
+    *tier = 0;
+    void *p = place_glibc(size, align, call);
+    if (p && refused)
+        add(&place_tiers[0]->stats.fallbacks_in, 1);
+    return p;
+}
+
+unsigned place_chain_first(const struct place_rule_config *r)
+{
+    for (unsigned k = 0; k < r->nchain; k++) {
+        unsigned i = r->chain[k];
+        if (i == 0 || place_dry_run || !place_tiers[i]->unavailable)
+            return i;
+    }
+    return 0;
+}

@@ -1,0 +1,28 @@
+/* A rule's chain: the tiers tried in order, each behind its limit, and what happens when
+ * one is full (DESIGN.md section 3; the semantics follow StarPU's memory manager).
+ *
+ * A tier that turns a request away (its limit, or its memory) is asked to reclaim cached
+ * memory and tried once more; then the rule's on_full decides: fallback (the next tier),
+ * wait (until frees make room, up to the rule's timeout, then fallback; a tier without a
+ * limit never waits), overflow (charge it past the limit, counted) or fail (NULL and
+ * ENOMEM). A chain that runs out ends in dram, unless on_full = fail. */
+#ifndef PLACE_CHAIN_H
+#define PLACE_CHAIN_H
+
+#include <stddef.h>
+
+#include "../config/policy.h"
+#include "place.h"
+
+/* Serves size bytes (align for PLACE_ALIGNED; zeroed for PLACE_CALLOC) along r's chain;
+ * the index of the tier that served goes to *tier. NULL when nothing could serve. */
+void *place_chain(const struct place_rule_config *r, size_t size, size_t align,
+                  enum place_call call, unsigned *tier);
+
+/* The tier the chain would try first here (0: dram). */
+unsigned place_chain_first(const struct place_rule_config *r);
+
+/* glibc's allocation for call. */
+void *place_glibc(size_t size, size_t align, enum place_call call);
+
+#endif
