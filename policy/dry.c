@@ -8,6 +8,7 @@
 #include "../shim/thread.h"
 #include "chain.h"
 #include "tier.h"
+#include "timeline.h"
 
 #define uthash_malloc(sz) __libc_malloc(sz)
 #define uthash_free(ptr, sz) __libc_free(ptr)
@@ -46,6 +47,7 @@ void *place_dry_alloc(unsigned tier, size_t size, size_t align, enum place_call 
     pthread_mutex_lock(&stripes[s].lock);
     HASH_ADD_PTR(stripes[s].map, p, e);
     pthread_mutex_unlock(&stripes[s].lock);
+    place_timeline_tick();
     return p;
 }
 
@@ -68,6 +70,7 @@ static bool lookup(void *p, bool take, size_t *bytes)
         atomic_fetch_add_explicit(&st->frees, 1, memory_order_relaxed);
         place_stats_release(st, (int64_t)e->bytes);
         __libc_free(e);
+        place_timeline_tick();
     }
     return true;
 }

@@ -226,10 +226,10 @@ void place_report(int fd)
     report(fd, 0);
 }
 
-/* A report asked for by a signal goes to a file of its own: the path with .N appended
- * (N counts the signal's reports), so that neither it nor the exit report clobbers the
- * other. */
-static void report_to(const char *dest, int signal)
+/* A report asked for while the program runs (a signal, place_report_now) goes to a file
+ * of its own: the path with .N appended (N counts them), so that neither it nor the exit
+ * report clobbers the other. */
+static void report_to(const char *dest, int signal, bool numbered)
 {
     if (strcmp(dest, "stderr") == 0) {
         report(place_stderr(), signal);
@@ -243,7 +243,7 @@ static void report_to(const char *dest, int signal)
         report(place_stderr(), signal);
         return;
     }
-    if (signal) {
+    if (numbered) {
         static _Atomic unsigned seq;
         struct place_buf b = {.s = path, .len = strlen(path), .cap = sizeof path};
         place_bprintf(&b, ".%u", atomic_fetch_add(&seq, 1) + 1);
@@ -266,7 +266,12 @@ static void report_to(const char *dest, int signal)
 
 void place_report_to(const char *dest)
 {
-    report_to(dest, 0);
+    report_to(dest, 0, false);
+}
+
+void place_report_numbered(const char *dest)
+{
+    report_to(dest, 0, true);
 }
 
 /* Writing from a signal handler: nothing in the report allocates through the shim or
@@ -275,7 +280,7 @@ void place_report_to(const char *dest)
 static void on_signal(int sig)
 {
     if (place_options.report)
-        report_to(place_options.report, sig);
+        report_to(place_options.report, sig, true);
 }
 
 void place_report_on_signal(int sig)

@@ -35,6 +35,9 @@ void place_report(int fd);
 struct place_gathered;
 void place_report_json(int fd, const struct place_gathered *g);
 
+/* A report while the program runs, to dest (a file gets .N appended). */
+void place_report_numbered(const char *dest);
+
 /* Installs a handler that writes a report whenever sig arrives. */
 void place_report_on_signal(int sig);
 

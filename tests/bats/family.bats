@@ -37,7 +37,7 @@ load helpers
     grep -q "5 threads" "$BATS_TEST_TMPDIR/r" || grep -q "6 threads" "$BATS_TEST_TMPDIR/r"
 }
 
-@test "the interposed symbols are exactly the malloc family" {
+@test "the exported symbols are exactly the malloc family and libplace.h's entry point" {
     run bash -c "nm -D --defined-only '$LIB' | awk '{ print \$3 }' | sort | tr '\n' ' '"
-    assert_output "aligned_alloc calloc free malloc malloc_usable_size memalign posix_memalign pvalloc realloc reallocarray valloc "
+    assert_output "aligned_alloc calloc free malloc malloc_usable_size memalign place_api posix_memalign pvalloc realloc reallocarray valloc "
 }

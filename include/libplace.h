@@ -1,0 +1,97 @@
+/* libplace.h: ask libplace about memory placement from inside a program.
+ *
+ * Header only, nothing to link: each call looks libplace up in the running process
+ * (dlsym) and answers PLACE_NOT_LOADED when it is not there, so a program can ship with
+ * these calls and run with or without LD_PRELOAD=libplace.so.
+ *
+ *     long long used = place_used("hbw");          // bytes in use in node hbw
+ *     if (used == PLACE_NOT_LOADED) ...             // running without libplace
+ *
+ * Nodes are the policy's tiers by name ("dram" is always there). Byte counts are usable
+ * sizes, as malloc_usable_size gives them. */
+#ifndef LIBPLACE_H
+#define LIBPLACE_H
+
+#include <dlfcn.h>
+#include <stddef.h>
+
+#define PLACE_NOT_LOADED (-1LL) /* libplace is not in this process */
+#define PLACE_NO_NODE (-2LL)    /* no node of that name */
+
+/* libplace's entry point, found by name; the one function behind the calls below. */
+typedef long long (*place_api_fn)(int op, const char *node, const void *p, char *out, size_t cap);
+enum {
+    PLACE_OP_QUERY_USED,
+    PLACE_OP_QUERY_LIMIT,
+    PLACE_OP_QUERY_AVAILABLE,
+    PLACE_OP_QUERY_PEAK,
+    PLACE_OP_NODE_OF,
+    PLACE_OP_REPORT
+};
+
+static inline place_api_fn place_api_(void)
+{
+    static place_api_fn fn;
+    static int looked;
+    if (!looked) {
+        fn = (place_api_fn)(size_t)dlsym(RTLD_DEFAULT, "place_api");
+        looked = 1;
+    }
+    return fn;
+}
+
+/* Whether libplace is loaded and placing (a policy that failed to load with
+ * on_error = passthrough answers 0). */
+static inline int place_loaded(void)
+{
+    place_api_fn f = place_api_();
+    return f && f(PLACE_OP_QUERY_USED, "dram", NULL, NULL, 0) >= 0;
+}
+
+/* Bytes in use in node now. */
+static inline long long place_used(const char *node)
+{
+    place_api_fn f = place_api_();
+    return f ? f(PLACE_OP_QUERY_USED, node, NULL, NULL, 0) : PLACE_NOT_LOADED;
+}
+
+/* The most bytes ever in use in node. */
+static inline long long place_peak(const char *node)
+{
+    place_api_fn f = place_api_();
+    return f ? f(PLACE_OP_QUERY_PEAK, node, NULL, NULL, 0) : PLACE_NOT_LOADED;
+}
+
+/* node's limit in bytes; 0: none. */
+static inline long long place_limit(const char *node)
+{
+    place_api_fn f = place_api_();
+    return f ? f(PLACE_OP_QUERY_LIMIT, node, NULL, NULL, 0) : PLACE_NOT_LOADED;
+}
+
+/* What node can still take under its limit (0 when full or past it), or, without a limit,
+ * the free memory the machine reports for it. */
+static inline long long place_available(const char *node)
+{
+    place_api_fn f = place_api_();
+    return f ? f(PLACE_OP_QUERY_AVAILABLE, node, NULL, NULL, 0) : PLACE_NOT_LOADED;
+}
+
+/* The name of the node holding block p (a pointer malloc and its family returned) into
+ * out; returns its length, or PLACE_NOT_LOADED. A block no rule placed is "dram"'s. */
+static inline long long place_node_of(const void *p, char *out, size_t cap)
+{
+    place_api_fn f = place_api_();
+    return f ? f(PLACE_OP_NODE_OF, NULL, p, out, cap) : PLACE_NOT_LOADED;
+}
+
+/* Writes the report now: to dest ("stderr" or a path template, as LIBPLACE_REPORT), or
+ * NULL for the configured destination (a file gets .N appended, N counting these
+ * reports, so it never meets the one at exit). 0, or PLACE_NOT_LOADED. */
+static inline int place_report_now(const char *dest)
+{
+    place_api_fn f = place_api_();
+    return f ? (int)f(PLACE_OP_REPORT, dest, NULL, NULL, 0) : (int)PLACE_NOT_LOADED;
+}
+
+#endif

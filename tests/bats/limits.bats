@@ -1,0 +1,198 @@
+#!/usr/bin/env bats
+# Limits on a node, and what happens when it is full (on_full), checked against the
+# blocks themselves: tests/progs/limits asks libplace (include/libplace.h) which node
+# holds each block and sums their usable sizes on its own. The node is a tier of kind
+# dram with a limit: an arena of its own, so this runs on any machine.
+
+load helpers
+
+# A policy with node capped (limit $1) and rule big (on_full $2, and more keys in $3).
+policy() {
+    cat >"$BATS_TEST_TMPDIR/p.ini" <<INI
+[libplace]
+report = $BATS_TEST_TMPDIR/report.json
+report_format = json
+[tier capped]
+kind = dram
+limit = $1
+[rule waiter]
+site = waiter
+depth = 3
+size = 64K..
+to = capped, dram
+on_full = wait
+wait = 5s
+[rule big]
+size = 64K..
+to = capped, dram
+on_full = $2
+$3
+INI
+}
+
+# A field of node $1 in the JSON report, as python prints it.
+node() {
+    /usr/bin/python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(next(n for n in r["nodes"] if n["name"] == sys.argv[2])[sys.argv[3]])' \
+        "$BATS_TEST_TMPDIR/report.json" "$1" "$2"
+}
+
+valid_report() {
+    /usr/bin/python3 -c '
+import json, sys, jsonschema
+jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))' \
+        "$REPO/docs/report.schema.json" "$1"
+}
+
+@test "8 threads freeing each other's blocks never pass the limit, and every counter balances" {
+    policy 8M fallback
+    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" "$PROGS/limits" threads 8 5000
+    assert_success
+    # over: times the blocks in capped summed past the limit; tracked: the blocks' sum at
+    # the end; used and peak: libplace's own counters
+    assert_output "over 0 tracked 0 used 0 peak $((8 << 20)) limit $((8 << 20))"
+    valid_report "$BATS_TEST_TMPDIR/report.json"
+    [ "$(node capped allocations)" = "$(node capped frees)" ]
+    [ "$(node capped in_use)" = 0 ]
+    [ "$(node capped refused)" -gt 0 ]
+    [ "$(node capped fallbacks_out)" = "$(node dram fallbacks_in)" ]
+    [ "$(node capped fallbacks_out)" = "$(node capped refused)" ]
+}
+
+@test "on_full = wait: a thread waits until another frees, then gets the node" {
+    policy 8M fallback
+    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" "$PROGS/limits" wait 300
+    assert_success
+    assert_line "capped holds 32 blocks, available 0"
+    assert_line --regexp '^waited (2[5-9][0-9]|[3-9][0-9][0-9]|[0-9]{4}) ms, got capped$'
+    [ "$(node capped waits)" = 1 ]
+    /usr/bin/python3 -c 'import sys; assert 0.25 <= float(sys.argv[1]) < 5' "$(node capped wait_seconds)"
+}
+
+@test "on_full = wait times out into the rest of the chain; a node without a limit never waits" {
+    policy 1M wait "wait = 50ms"
+    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" "$PROGS/limits" fill $((256 << 10)) 6
+    assert_success
+    assert_output "0 capped
+1 capped
+2 capped
+3 capped
+4 dram
+5 dram
+used 1048576 limit 1048576 available 0"
+    [ "$(node capped waits)" = 2 ]
+    /usr/bin/python3 -c 'import sys; assert 0.1 <= float(sys.argv[1]) < 1' "$(node capped wait_seconds)"
+    [ "$(node capped fallbacks_out)" = 2 ]
+}
+
+@test "on_full = overflow charges the node past its limit and counts the overflow" {
+    policy 1M overflow
+    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" "$PROGS/limits" fill $((256 << 10)) 6
+    assert_success
+    assert_line "5 capped"
+    assert_line "used $((6 << 18)) limit 1048576 available 0"
+    [ "$(node capped overflow_bytes)" = $((2 << 18)) ]
+    [ "$(node capped peak)" = $((6 << 18)) ]
+}
+
+@test "on_full = fail: NULL and ENOMEM once the node is full, counted as failures" {
+    policy 1M fail
+    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" "$PROGS/limits" fill $((256 << 10)) 6
+    assert_success
+    assert_line "3 capped"
+    assert_line "4 Cannot allocate memory"
+    assert_line "5 Cannot allocate memory"
+    [ "$(node capped failures)" = 2 ]
+}
+
+@test "LIBPLACE_LIMIT_<NODE> overrides the policy's limit" {
+    policy 1M fallback
+    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" LIBPLACE_LIMIT_CAPPED=512K \
+        "$PROGS/limits" fill $((256 << 10)) 3
+    assert_success
+    assert_output "0 capped
+1 capped
+2 dram
+used 524288 limit 524288 available 0"
+}
+
+@test "a limit that does not parse is named with what was expected" {
+    policy 1M fallback
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" LIBPLACE_LIMIT_CAPPED=lots "$PROGS/limits" api
+    assert_equal "$status" 125
+    assert_output ""
+    assert_equal "${stderr_lines[0]}" "libplace: LIBPLACE_LIMIT_CAPPED=lots: 'lots' is not a size; expected a size such as 4096, 64K, 1M or 2G"
+}
+
+@test "the API answers 'not loaded' without libplace, and reports on demand with it" {
+    run "$PROGS/limits" api
+    assert_success
+    assert_output "loaded 0 used -1 limit -1 nosuch -1 report -1"
+    policy 1M fallback
+    cd "$BATS_TEST_TMPDIR"
+    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" "$PROGS/limits" api
+    assert_success
+    assert_output --regexp '^loaded 1 used [0-9]+ limit 1048576 nosuch -2 report 0$'
+    # the report asked for is its own file, beside the one at exit
+    valid_report "$BATS_TEST_TMPDIR/report.json.1"
+    valid_report "$BATS_TEST_TMPDIR/report.json"
+}
+
+@test "a report on a signal, while the program runs, into a file of its own" {
+    run env LD_PRELOAD="$LIB" LIBPLACE_REPORT="$BATS_TEST_TMPDIR/r.%p" LIBPLACE_REPORT_SIGNAL=USR1 \
+        /usr/bin/python3 -c 'import os, signal; os.kill(os.getpid(), signal.SIGUSR1); print(os.getpid())'
+    assert_success
+    pid=$output
+    grep -q "^libplace: report of pid $pid (python3), asked for by SIGUSR1" "$BATS_TEST_TMPDIR/r.$pid.1"
+    grep -q "^libplace: report of pid $pid (python3), .* at exit" "$BATS_TEST_TMPDIR/r.$pid"
+}
+
+@test "report_children = no: forked children write no report of their own" {
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_REPORT=stderr LIBPLACE_REPORT_CHILDREN=no "$PROGS/forkexec"
+    assert_equal "$status" 3
+    # the parent and the exec'd program (a new process image, not a fork) report
+    [ "$(grep -c '^libplace: report of pid' <<<"$stderr")" -eq 2 ]
+}
+
+@test "a forked child reports its own counts from the fork, not a copy of its parent's" {
+    run env LD_PRELOAD="$LIB" LIBPLACE_REPORT="$BATS_TEST_TMPDIR/r.%p.json" LIBPLACE_REPORT_FORMAT=json \
+        /usr/bin/python3 -c '
+import os, sys
+x = [bytearray(1000) for i in range(20000)]
+pid = os.fork()
+if pid == 0:
+    sys.exit(0)
+os.waitpid(pid, 0)'
+    assert_success
+    /usr/bin/python3 - "$BATS_TEST_TMPDIR" <<'PY'
+import glob, json, sys
+reports = [json.load(open(f)) for f in glob.glob(sys.argv[1] + "/r.*.json")]
+assert len(reports) == 2, reports
+child = next(r for r in reports if r["forked_from"])
+parent = next(r for r in reports if not r["forked_from"])
+dram = lambda r: next(n for n in r["nodes"] if n["name"] == "dram")
+assert dram(parent)["allocations"] > 20000
+assert dram(child)["allocations"] < 1000, dram(child)
+PY
+}
+
+@test "two MPI ranks under mpirun write two reports, and place-report merges them" {
+    command -v mpirun || skip "openmpi-bin is not installed"
+    policy 1M fallback
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 run timeout 120 mpirun --oversubscribe -np 2 \
+        -x LD_PRELOAD="$LIB" -x LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" \
+        -x LIBPLACE_REPORT="$BATS_TEST_TMPDIR/rank%r.json" \
+        "$PROGS/limits" fill $((256 << 10)) 6
+    assert_success
+    valid_report "$BATS_TEST_TMPDIR/rank0.json"
+    valid_report "$BATS_TEST_TMPDIR/rank1.json"
+    run "$REPO/scripts/place-report" merge "$BATS_TEST_TMPDIR/rank0.json" "$BATS_TEST_TMPDIR/rank1.json" \
+        -o "$BATS_TEST_TMPDIR/merged.json"
+    assert_success
+    valid_report "$BATS_TEST_TMPDIR/merged.json"
+    cp "$BATS_TEST_TMPDIR/merged.json" "$BATS_TEST_TMPDIR/report.json"
+    [ "$(node capped allocations)" = 8 ]
+    [ "$(node capped fallbacks_out)" = 4 ]
+}

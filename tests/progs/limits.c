@@ -1,0 +1,162 @@
+/* Drives a node with a limit, for tests/bats/limits.bats. It asks libplace through
+ * include/libplace.h which node holds each block, and keeps its own sum of the usable
+ * sizes of the live blocks in node "capped", so the limit is checked against the blocks
+ * themselves, not only against libplace's counters.
+ *
+ *   limits threads N ITERS   N threads allocate 64-256 KiB blocks and free each other's
+ *   limits wait MS           fill capped, then a thread's malloc waits until main frees
+ *                            a block MS ms later
+ *   limits fill SIZE COUNT   COUNT blocks of SIZE: where each went, or the errno
+ *   limits api               what the API answers (without libplace: not loaded) */
+#include <errno.h>
+#include <libplace.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static _Atomic long long tracked; /* usable bytes of live blocks in capped, by our count */
+static _Atomic int over;          /* times tracked was seen past the limit */
+static long long limit;
+
+static int in_capped(const void *p)
+{
+    char node[64];
+    return place_node_of(p, node, sizeof node) > 0 && strcmp(node, "capped") == 0;
+}
+
+static void *take(size_t size)
+{
+    void *p = malloc(size);
+    if (p && in_capped(p)) {
+        long long now = atomic_fetch_add(&tracked, (long long)malloc_usable_size(p)) +
+                        (long long)malloc_usable_size(p);
+        if (now > limit)
+            atomic_fetch_add(&over, 1);
+    }
+    if (p)
+        memset(p, 0xab, size);
+    return p;
+}
+
+static void give(void *p)
+{
+    if (p && in_capped(p))
+        atomic_fetch_sub(&tracked, (long long)malloc_usable_size(p));
+    free(p);
+}
+
+enum { SLOTS = 64 };
+static _Atomic(void *) shared[SLOTS]; /* blocks handed between threads */
+static int iters;
+
+static void *churn(void *arg)
+{
+    unsigned seed = (unsigned)(size_t)arg;
+    for (int k = 0; k < iters; k++) {
+        size_t size = (64 << 10) + rand_r(&seed) % (192 << 10);
+        void *p = take(size);
+        /* swap it into a random slot and free what another thread left there */
+        give(atomic_exchange(&shared[rand_r(&seed) % SLOTS], p));
+    }
+    return NULL;
+}
+
+static int threads(int n)
+{
+    pthread_t t[64];
+    for (int k = 0; k < n; k++)
+        pthread_create(&t[k], NULL, churn, (void *)(size_t)(k + 1));
+    for (int k = 0; k < n; k++)
+        pthread_join(t[k], NULL);
+    for (int k = 0; k < SLOTS; k++)
+        give(atomic_exchange(&shared[k], NULL));
+    printf("over %d tracked %lld used %lld peak %lld limit %lld\n", atomic_load(&over),
+           atomic_load(&tracked), place_used("capped"), place_peak("capped"), limit);
+    return 0;
+}
+
+static long long ms_since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+static void *waiter(void *arg)
+{
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    void *p = take(256 << 10);
+    printf("waited %lld ms, got %s\n", ms_since(&t0), p && in_capped(p) ? "capped" : "dram");
+    *(void **)arg = p;
+    return NULL;
+}
+
+static int wait_for_room(int ms)
+{
+    void *held[256];
+    int n = 0;
+    for (; n < 256; n++) {
+        void *p = malloc(256 << 10); /* the policy waits only for the waiter (by site) */
+        if (!in_capped(p)) {
+            free(p);
+            break;
+        }
+        held[n] = p;
+    }
+    printf("capped holds %d blocks, available %lld\n", n, place_available("capped"));
+    pthread_t t;
+    void *got = NULL;
+    pthread_create(&t, NULL, waiter, &got);
+    usleep((useconds_t)ms * 1000);
+    free(held[--n]);
+    pthread_join(t, NULL);
+    give(got);
+    while (n)
+        free(held[--n]);
+    return 0;
+}
+
+static int fill(size_t size, int count)
+{
+    for (int k = 0; k < count; k++) {
+        errno = 0;
+        void *p = malloc(size);
+        char node[64] = "";
+        if (p)
+            place_node_of(p, node, sizeof node);
+        printf("%d %s\n", k, p ? node : strerror(errno));
+    }
+    printf("used %lld limit %lld available %lld\n", place_used("capped"), place_limit("capped"),
+           place_available("capped"));
+    return 0;
+}
+
+static int api(void)
+{
+    printf("loaded %d used %lld limit %lld nosuch %lld report %d\n", place_loaded(),
+           place_used("dram"), place_limit("capped"), place_used("nosuch"), place_report_now(NULL));
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    limit = place_limit("capped");
+    if (argc == 4 && strcmp(argv[1], "threads") == 0) {
+        iters = atoi(argv[3]);
+        return threads(atoi(argv[2]));
+    }
+    if (argc == 3 && strcmp(argv[1], "wait") == 0)
+        return wait_for_room(atoi(argv[2]));
+    if (argc == 4 && strcmp(argv[1], "fill") == 0)
+        return fill((size_t)atoll(argv[2]), atoi(argv[3]));
+    if (argc == 2 && strcmp(argv[1], "api") == 0)
+        return api();
+    fprintf(stderr, "usage: limits threads N ITERS | wait MS | fill SIZE COUNT | api\n");
+    return 2;
+}
