@@ -1,0 +1,161 @@
+/* The chain's handling of a full tier: reclaim and one retry, watermarks, and on_full,
+ * against a test tier that caches what is freed (as a chunk pool does) until it is asked
+ * to reclaim. The tier is this test's; the chain, the limits and the counters are
+ * libplace's own. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../policy/chain.h"
+#include "../../policy/tier.h"
+#include "check.h"
+
+static size_t capacity = 8000; /* the memory the tier has */
+
+/* The tier's memory: `held` bytes in blocks out, `cached` bytes freed but kept. */
+static size_t held, cached, reclaim_calls, last_want;
+
+static void *cache_alloc(struct place_tier *t, size_t size, size_t align)
+{
+    (void)t, (void)align;
+    if (held + cached + size > capacity)
+        return NULL;
+    size_t *p = malloc(sizeof(size_t) + size);
+    *p = size;
+    held += size;
+    return p + 1;
+}
+
+static void cache_free(struct place_tier *t, void *p, size_t usable)
+{
+    (void)t;
+    held -= usable;
+    cached += usable;
+    free((size_t *)p - 1);
+}
+
+static size_t cache_usable(struct place_tier *t, const void *p)
+{
+    (void)t;
+    return ((const size_t *)p)[-1];
+}
+
+static size_t cache_reclaim(struct place_tier *t, size_t want)
+{
+    (void)t;
+    reclaim_calls++;
+    last_want = want;
+    size_t n = want < cached ? want : cached;
+    cached -= n;
+    return n;
+}
+
+static int cache_init(struct place_tier *t)
+{
+    (void)t;
+    return 0;
+}
+
+static int cache_stats(struct place_tier *t, size_t *total, size_t *free)
+{
+    (void)t;
+    *total = capacity;
+    *free = capacity - held - cached;
+    return 0;
+}
+
+static const struct place_tier_ops cache_ops = {
+    .kind = "cache",
+    .init = cache_init,
+    .alloc = cache_alloc,
+    .free = cache_free,
+    .usable_size = cache_usable,
+    .stats = cache_stats,
+    .reclaim = cache_reclaim,
+};
+
+static struct place_tier cache = {.name = "cache", .ops = &cache_ops};
+
+static struct place_rule_config rule = {.name = "r", .chain = {1, 0}, .nchain = 2};
+
+static void *get(size_t size, unsigned *tier)
+{
+    *tier = 99;
+    return place_chain(&rule, size, 0, PLACE_MALLOC, tier);
+}
+
+static uint64_t stat(_Atomic uint64_t *c)
+{
+    return atomic_load(c);
+}
+
+int main(void)
+{
+    place_tiers[1] = &cache;
+    unsigned tier;
+    void *b[8];
+
+    /* the tier's memory is full of cached blocks: it reclaims what the request needs and
+     * the retry succeeds */
+    for (int k = 0; k < 4; k++)
+        CHECK((b[k] = get(2000, &tier)) && tier == 1);
+    place_tier_free(&cache, b[0]);
+    place_tier_free(&cache, b[1]);
+    CHECK_EQ(cached, 4000);
+    CHECK((b[0] = get(1000, &tier)) && tier == 1);
+    CHECK_EQ(reclaim_calls, 1);
+    CHECK_EQ(last_want, 1000);
+    CHECK_EQ(stat(&cache.stats.reclaimed), 1000);
+    CHECK_EQ(stat(&cache.stats.refused), 1);
+    CHECK_EQ(stat(&cache.stats.fallbacks_out), 0);
+
+    /* the limit refuses (5000 in use): the tier releases cache all the same, but that
+     * makes no room under a limit on bytes in use, and the request falls back to dram */
+    cache.limit = 5000;
+    size_t calls = reclaim_calls;
+    CHECK((b[1] = get(500, &tier)) && tier == 0);
+    CHECK_EQ(reclaim_calls, calls + 1);
+    CHECK_EQ(stat(&cache.stats.refused), 2);
+    CHECK_EQ(stat(&cache.stats.fallbacks_out), 1);
+    CHECK_EQ(stat(&place_dram.stats.fallbacks_in), 1);
+    free(b[1]);
+
+    /* on_full = fail: NULL at once, counted, nothing sent on */
+    rule.on_full = PLACE_FAIL;
+    CHECK(get(500, &tier) == NULL);
+    CHECK_EQ(stat(&cache.stats.failures), 1);
+    CHECK_EQ(stat(&cache.stats.fallbacks_out), 1);
+
+    /* on_full = overflow: charged past the limit, the excess counted */
+    rule.on_full = PLACE_OVERFLOW;
+    CHECK((b[1] = get(500, &tier)) && tier == 1);
+    CHECK_EQ(stat(&cache.stats.overflow_bytes), 500);
+    CHECK_EQ(atomic_load(&cache.stats.bytes), 5500);
+    place_tier_free(&cache, b[1]);
+    rule.on_full = PLACE_FALLBACK;
+
+    /* watermarks: free room below 30% of the limit reclaims until 50% would be free;
+     * only the allocation that crosses the mark asks */
+    place_tier_free(&cache, b[0]);
+    place_tier_free(&cache, b[2]);
+    place_tier_free(&cache, b[3]);
+    capacity = 100000; /* only the limit's marks ask for reclaim now */
+    cache.limit = 10000;
+    cache.reclaim_below = 3000;
+    cache.reclaim_to = 5000;
+    CHECK_EQ(atomic_load(&cache.stats.bytes), 0);
+    b[0] = get(3000, &tier);
+    b[1] = get(3000, &tier); /* room 4000: above the mark */
+    place_tier_free(&cache, b[1]);
+    b[1] = get(1000, &tier); /* room 6000 */
+    calls = reclaim_calls;
+    b[2] = get(2000, &tier); /* room 6000 -> 4000: above */
+    CHECK_EQ(reclaim_calls, calls);
+    b[3] = get(1500, &tier); /* room 4000 -> 2500: crosses */
+    CHECK_EQ(reclaim_calls, calls + 1);
+    CHECK_EQ(last_want, 5000 - 2500);
+    b[4] = get(500, &tier); /* room 2000: still below, no new crossing */
+    CHECK_EQ(reclaim_calls, calls + 1);
+    for (int k = 0; k < 5; k++)
+        CHECK(b[k] != NULL);
+    return CHECK_DONE();
+}
