@@ -8,7 +8,9 @@
  *     if (used == PLACE_NOT_LOADED) ...             // running without libplace
  *
  * Nodes are the policy's tiers by name ("dram" is always there). Byte counts are usable
- * sizes, as malloc_usable_size gives them. */
+ * sizes, as malloc_usable_size gives them. The default dram tier (glibc's heap) is
+ * counted only while a report is asked for (LIBPLACE_REPORT); the policy's own tiers
+ * always are. */
 #ifndef LIBPLACE_H
 #define LIBPLACE_H
 
