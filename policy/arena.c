@@ -1,5 +1,6 @@
 #include "arena.h"
 
+#include <dlfcn.h>
 #include <memkind.h>
 #include <sys/mman.h>
 
@@ -7,10 +8,42 @@
 
 enum { ARENA_MIN = 64 << 20 };
 
+/* memkind, loaded at first need: linking it would load hwloc, daxctl, udev and more into
+ * every process under the shim, milliseconds of start-up that a policy without an arena
+ * tier must not pay. */
+static struct {
+    int (*create_fixed)(void *, size_t, memkind_t *);
+    void *(*malloc)(memkind_t, size_t);
+    int (*posix_memalign)(memkind_t, void **, size_t, size_t);
+    void (*free)(memkind_t, void *);
+    size_t (*usable_size)(memkind_t, void *);
+} mk;
+
+static const char *load_memkind(void)
+{
+    if (mk.create_fixed)
+        return NULL;
+    void *h = dlopen("libmemkind.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        return "libmemkind.so.0 cannot be loaded (Debian package libmemkind0)";
+    mk.malloc = (void *(*)(memkind_t, size_t))dlsym(h, "memkind_malloc");
+    mk.posix_memalign =
+        (int (*)(memkind_t, void **, size_t, size_t))dlsym(h, "memkind_posix_memalign");
+    mk.free = (void (*)(memkind_t, void *))dlsym(h, "memkind_free");
+    mk.usable_size = (size_t(*)(memkind_t, void *))dlsym(h, "memkind_malloc_usable_size");
+    void *create = dlsym(h, "memkind_create_fixed");
+    if (!mk.malloc || !mk.posix_memalign || !mk.free || !mk.usable_size || !create)
+        return "libmemkind.so.0 lacks memkind_create_fixed (memkind 1.12 or later is needed)";
+    mk.create_fixed = (int (*)(void *, size_t, memkind_t *))create;
+    return NULL;
+}
+
 int place_arena_create(struct place_arena *a, struct place_tier *t, size_t want, const char **why)
 {
     /* MAP_NORESERVE: address space only; pages cost memory when the program touches them.
      * Under strict overcommit the kernel may refuse a large reservation, so halve. */
+    if ((*why = load_memkind()))
+        return -1;
     void *p = MAP_FAILED;
     size_t len = want < ARENA_MIN ? ARENA_MIN : want;
     for (; len >= ARENA_MIN; len /= 2) {
@@ -23,7 +56,7 @@ int place_arena_create(struct place_arena *a, struct place_tier *t, size_t want,
         *why = "the kernel refused to reserve address space for it";
         return -1;
     }
-    if (memkind_create_fixed(p, len, &a->kind) != MEMKIND_SUCCESS) {
+    if (mk.create_fixed(p, len, &a->kind) != MEMKIND_SUCCESS) {
         *why = "memkind_create_fixed failed over its reserved range";
         return -1;
     }
@@ -39,19 +72,19 @@ int place_arena_create(struct place_arena *a, struct place_tier *t, size_t want,
 void *place_arena_alloc(struct place_arena *a, size_t size, size_t align)
 {
     if (!align)
-        return memkind_malloc(a->kind, size);
+        return mk.malloc(a->kind, size);
     void *p;
-    return memkind_posix_memalign(a->kind, &p, align, size) == 0 ? p : NULL;
+    return mk.posix_memalign(a->kind, &p, align, size) == 0 ? p : NULL;
 }
 
 void place_arena_free(struct place_arena *a, void *p)
 {
-    memkind_free(a->kind, p);
+    mk.free(a->kind, p);
 }
 
 size_t place_arena_usable(struct place_arena *a, const void *p)
 {
-    return memkind_malloc_usable_size(a->kind, (void *)p);
+    return mk.usable_size(a->kind, (void *)p);
 }
 
 size_t place_arena_good_size(size_t size, size_t align)

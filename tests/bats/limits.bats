@@ -196,3 +196,14 @@ PY
     [ "$(node capped allocations)" = 8 ]
     [ "$(node capped fallbacks_out)" = 4 ]
 }
+
+@test "memkind serves a node of kind dram, and is loaded only when a policy needs it" {
+    policy 1M fallback
+    maps='print(open("/proc/self/maps").read())'
+    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" /usr/bin/python3 -c "$maps"
+    assert_success
+    assert_output --partial "libmemkind.so"
+    run env LD_PRELOAD="$LIB" LIBPLACE_RULES="size=1M.. to=dram" /usr/bin/python3 -c "$maps"
+    assert_success
+    refute_output --partial "libmemkind.so"
+}
