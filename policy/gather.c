@@ -91,7 +91,7 @@ void place_gather(struct place_gathered *g, int signal)
     g->ms = (uint64_t)((now.tv_sec - place_run.start.tv_sec) * 1000 +
                        (now.tv_nsec - place_run.start.tv_nsec) / 1000000);
     g->signal = signal;
-    place_threads_census(&g->threads, &g->running);
+    place_threads_census(&g->threads, &g->running, !signal);
     g->ntiers = 0;
     for (struct place_tier **t = place_tiers; *t; t++)
         node(&g->nodes[g->ntiers++], *t, signal);

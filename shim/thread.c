@@ -140,14 +140,19 @@ struct place_snapshot place_threads_dram(void)
     return snap;
 }
 
-void place_threads_census(uint64_t *seen, unsigned *live)
+void place_threads_census(uint64_t *seen, unsigned *live, bool wait)
 {
-    pthread_mutex_lock(&registry_lock);
-    *seen = threads_seen;
+    /* without wait (a signal handler, which may have interrupted the lock's holder) the
+     * figures are read as they stand: a thread starting or exiting meanwhile may be
+     * miscounted by one */
+    bool locked =
+        wait ? pthread_mutex_lock(&registry_lock) == 0 : pthread_mutex_trylock(&registry_lock) == 0;
+    *seen = __atomic_load_n(&threads_seen, __ATOMIC_RELAXED);
     *live = 0;
-    for (unsigned k = 0; k < slots_used; k++)
-        *live += slots[k].live;
-    pthread_mutex_unlock(&registry_lock);
+    for (unsigned k = 0; k < __atomic_load_n(&slots_used, __ATOMIC_RELAXED); k++)
+        *live += __atomic_load_n(&slots[k].live, __ATOMIC_RELAXED);
+    if (locked)
+        pthread_mutex_unlock(&registry_lock);
 }
 
 /* The guard goes up first: fork handlers that other libraries registered before

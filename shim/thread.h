@@ -85,8 +85,9 @@ void place_threads_start(bool counting);
 struct place_snapshot place_threads_dram(void);
 
 /* How many threads have counted an allocation since start (or since the fork, in a
- * child), and how many of those hold a slot now, that is, have not exited. */
-void place_threads_census(uint64_t *seen, unsigned *live);
+ * child), and how many of those hold a slot now, that is, have not exited. Without wait,
+ * a busy registry is read unlocked. */
+void place_threads_census(uint64_t *seen, unsigned *live, bool wait);
 
 /* pthread_atfork handlers. */
 void place_threads_prefork(void);

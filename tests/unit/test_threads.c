@@ -59,7 +59,7 @@ static void *short_lived(void *arg)
 static uint64_t seen(unsigned *live)
 {
     uint64_t n;
-    place_threads_census(&n, live);
+    place_threads_census(&n, live, true);
     return n;
 }
 
