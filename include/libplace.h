@@ -31,15 +31,20 @@ enum {
     PLACE_OP_REPORT
 };
 
+/* One pointer, read and written atomically: the address found, or `absent`, or NULL
+ * before the first look (threads that look at once all find the same answer). */
 static inline place_api_fn place_api_(void)
 {
-    static place_api_fn fn;
-    static int looked;
-    if (!looked) {
-        fn = (place_api_fn)(size_t)dlsym(RTLD_DEFAULT, "place_api");
-        looked = 1;
+    static char absent;
+    static void *found;
+    void *f = __atomic_load_n(&found, __ATOMIC_ACQUIRE);
+    if (!f) {
+        f = dlsym(RTLD_DEFAULT, "place_api");
+        if (!f)
+            f = &absent;
+        __atomic_store_n(&found, f, __ATOMIC_RELEASE);
     }
-    return fn;
+    return f == (void *)&absent ? (place_api_fn)0 : (place_api_fn)(size_t)f;
 }
 
 /* Whether libplace is loaded and placing (a policy that failed to load with

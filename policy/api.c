@@ -7,6 +7,7 @@
 #include "../shim/export.h"
 #include "../shim/owner.h"
 #include "../shim/thread.h"
+#include "dry.h"
 #include "fmt.h"
 #include "report.h"
 #include "tier.h"
@@ -49,7 +50,8 @@ PLACE_EXPORT long long place_api(int op, const char *node, const void *p, char *
     struct place_tier *t;
     if (op == PLACE_OP_NODE_OF) {
         t = place_owner(p);
-        const char *name = t ? t->name : "dram";
+        int planned = !t && place_dry_run && p ? place_dry_tier((void *)p) : -1;
+        const char *name = t ? t->name : planned >= 0 ? place_tiers[planned]->name : "dram";
         struct place_buf b = {.s = out, .cap = cap};
         if (cap)
             place_bprintf(&b, "%s", name);

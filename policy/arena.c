@@ -14,6 +14,7 @@ enum { ARENA_MIN = 64 << 20 };
 static struct {
     int (*create_fixed)(void *, size_t, memkind_t *);
     void *(*malloc)(memkind_t, size_t);
+    void *(*calloc)(memkind_t, size_t, size_t);
     int (*posix_memalign)(memkind_t, void **, size_t, size_t);
     void (*free)(memkind_t, void *);
     size_t (*usable_size)(memkind_t, void *);
@@ -27,12 +28,13 @@ static const char *load_memkind(void)
     if (!h)
         return "libmemkind.so.0 cannot be loaded (Debian package libmemkind0)";
     mk.malloc = (void *(*)(memkind_t, size_t))dlsym(h, "memkind_malloc");
+    mk.calloc = (void *(*)(memkind_t, size_t, size_t))dlsym(h, "memkind_calloc");
     mk.posix_memalign =
         (int (*)(memkind_t, void **, size_t, size_t))dlsym(h, "memkind_posix_memalign");
     mk.free = (void (*)(memkind_t, void *))dlsym(h, "memkind_free");
     mk.usable_size = (size_t(*)(memkind_t, void *))dlsym(h, "memkind_malloc_usable_size");
     void *create = dlsym(h, "memkind_create_fixed");
-    if (!mk.malloc || !mk.posix_memalign || !mk.free || !mk.usable_size || !create)
+    if (!mk.malloc || !mk.calloc || !mk.posix_memalign || !mk.free || !mk.usable_size || !create)
         return "libmemkind.so.0 lacks memkind_create_fixed (memkind 1.12 or later is needed)";
     mk.create_fixed = (int (*)(void *, size_t, memkind_t *))create;
     return NULL;
@@ -77,6 +79,13 @@ void *place_arena_alloc(struct place_arena *a, size_t size, size_t align)
     return mk.posix_memalign(a->kind, &p, align, size) == 0 ? p : NULL;
 }
 
+/* jemalloc knows which pages are fresh and zero already: cheaper, and it leaves them
+ * untouched (a memset would make every page of a big block resident). */
+void *place_arena_zalloc(struct place_arena *a, size_t size)
+{
+    return mk.calloc(a->kind, 1, size);
+}
+
 void place_arena_free(struct place_arena *a, void *p)
 {
     mk.free(a->kind, p);
@@ -89,8 +98,14 @@ size_t place_arena_usable(struct place_arena *a, const void *p)
 
 size_t place_arena_good_size(size_t size, size_t align)
 {
-    if (align > 16)
+    /* jemalloc's sz_sa2u: aligned small blocks come from a class that is a multiple of
+     * the alignment; past a page of alignment, or past the small classes, from large
+     * extents of at least 16 KiB */
+    if (align > 16) {
         size = (size + align - 1) & ~(align - 1);
+        if ((align > 4096 || size > 14336) && size < 16384)
+            size = 16384;
+    }
     if (size <= 8)
         return 8;
     if (size <= 128)

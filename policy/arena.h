@@ -25,6 +25,7 @@ int place_arena_create(struct place_arena *a, struct place_tier *t, size_t want,
 
 /* malloc's and memalign's (align 0: malloc's) semantics, inside the arena. */
 void *place_arena_alloc(struct place_arena *a, size_t size, size_t align);
+void *place_arena_zalloc(struct place_arena *a, size_t size);
 void place_arena_free(struct place_arena *a, void *p);
 size_t place_arena_usable(struct place_arena *a, const void *p);
 

@@ -44,24 +44,38 @@ static void watermark(struct place_tier *t, int64_t before, int64_t after)
         add(&t->stats.reclaimed, t->ops->reclaim(t, t->reclaim_to - room));
 }
 
+/* Why an attempt came back empty: the limit refused (frees may make room) or the tier's
+ * memory did (they may not). */
+enum refusal { NONE, LIMIT, MEMORY };
+
 /* One try at tier t: reserve what the block will count, then allocate. force charges it
- * past the limit. */
+ * past the limit. A block bigger than good_size foresaw takes the rest under the limit
+ * too, or goes back. */
 static void *attempt(struct place_tier *t, size_t size, size_t align, enum place_call call,
-                     bool force)
+                     bool force, enum refusal *why)
 {
+    uint64_t limit = force ? 0 : t->limit;
     size_t want = t->ops->good_size ? t->ops->good_size(size, align) : size;
     int64_t before = atomic_load_explicit(&t->stats.bytes, memory_order_relaxed);
-    if (!place_stats_reserve(&t->stats, (int64_t)want, force ? 0 : t->limit))
+    *why = LIMIT;
+    if (!place_stats_reserve(&t->stats, (int64_t)want, limit))
         return NULL;
-    void *p = t->ops->alloc(t, size, align);
+    void *p = call == PLACE_CALLOC && !align && t->ops->zalloc ? t->ops->zalloc(t, size)
+                                                               : t->ops->alloc(t, size, align);
     if (!p) {
-        place_stats_release(&t->stats, (int64_t)want);
+        place_tier_release(t, (int64_t)want);
+        *why = MEMORY;
         return NULL;
     }
     size_t got = t->ops->usable_size(t, p);
-    if (got != want) /* a size class good_size did not foresee */
-        place_stats_release(&t->stats, (int64_t)want - (int64_t)got);
-    if (call == PLACE_CALLOC)
+    if (got > want && !place_stats_reserve(&t->stats, (int64_t)(got - want), limit)) {
+        t->ops->free(t, p, got);
+        place_tier_release(t, (int64_t)want);
+        return NULL;
+    }
+    if (got < want)
+        place_tier_release(t, (int64_t)(want - got));
+    if (call == PLACE_CALLOC && (align || !t->ops->zalloc))
         memset(p, 0, size);
     add(&t->stats.allocs, 1);
     if (t->reclaim_below && t->limit)
@@ -71,23 +85,27 @@ static void *attempt(struct place_tier *t, size_t size, size_t align, enum place
             atomic_load_explicit(&t->stats.bytes, memory_order_relaxed) - (int64_t)t->limit;
         add(&t->stats.overflow_bytes, over <= 0 ? 0 : over < (int64_t)got ? (uint64_t)over : got);
     }
+    *why = NONE;
     place_timeline_tick();
     return p;
 }
 
-/* on_full = wait: tries again each time a free in t wakes it, until the timeout. */
+/* on_full = wait: tries again each time a free in t wakes it, until the timeout or until
+ * the tier's memory, not its limit, refuses. */
 static void *wait_for_room(struct place_tier *t, const struct place_rule_config *r, size_t size,
                            size_t align, enum place_call call)
 {
     int64_t start = now_ns(), deadline = start + (int64_t)r->wait_ms * 1000000;
     void *p = NULL;
+    enum refusal why = LIMIT;
     add(&t->stats.waits, 1);
     atomic_fetch_add(&t->waiters, 1); /* seq_cst: ordered before the retry's reservation */
-    for (int64_t now = start; now < deadline; now = now_ns()) {
+    for (int64_t now = start; now < deadline && why == LIMIT; now = now_ns()) {
         uint32_t seen = atomic_load(&t->wake);
-        if ((p = attempt(t, size, align, call, false)))
+        if ((p = attempt(t, size, align, call, false, &why)))
             break;
-        place_futex_wait(&t->wake, seen, deadline - now);
+        if (why == LIMIT)
+            place_futex_wait(&t->wake, seen, deadline - now);
     }
     atomic_fetch_sub(&t->waiters, 1);
     add(&t->stats.wait_ns, (uint64_t)(now_ns() - start));
@@ -100,22 +118,25 @@ enum outcome { SERVED, REFUSED, FAILED };
 static enum outcome try_tier(struct place_tier *t, const struct place_rule_config *r, size_t size,
                              size_t align, enum place_call call, void **out)
 {
-    if ((*out = attempt(t, size, align, call, false)))
+    enum refusal why;
+    if ((*out = attempt(t, size, align, call, false, &why)))
         return SERVED;
     add(&t->stats.refused, 1);
+    size_t want = t->ops->good_size ? t->ops->good_size(size, align) : size;
     if (t->ops->reclaim) {
-        size_t want = t->ops->good_size ? t->ops->good_size(size, align) : size;
         add(&t->stats.reclaimed, t->ops->reclaim(t, want));
-        if ((*out = attempt(t, size, align, call, false)))
+        if ((*out = attempt(t, size, align, call, false, &why)))
             return SERVED;
     }
     switch (r->on_full) {
     case PLACE_WAIT:
-        if (t->limit && r->wait_ms && (*out = wait_for_room(t, r, size, align, call)))
+        /* only frees can help, and only a request that fits the limit at all */
+        if (why == LIMIT && t->limit >= want && r->wait_ms &&
+            (*out = wait_for_room(t, r, size, align, call)))
             return SERVED;
         break;
     case PLACE_OVERFLOW:
-        if ((*out = attempt(t, size, align, call, true)))
+        if ((*out = attempt(t, size, align, call, true, &why)))
             return SERVED;
         break;
     case PLACE_FAIL:
@@ -139,7 +160,11 @@ static void skip(struct place_tier *t, const struct place_rule_config *r)
 void *place_chain(const struct place_rule_config *r, size_t size, size_t align,
                   enum place_call call, unsigned *tier)
 {
-    size_t a = call == PLACE_ALIGNED ? align : 0;
+    /* glibc takes any alignment and rounds it up to a power of two; malloc's own covers
+     * the small ones */
+    size_t a = 0;
+    if (call == PLACE_ALIGNED && align > _Alignof(max_align_t))
+        a = align & (align - 1) ? (size_t)1 << (64 - __builtin_clzll(align)) : align;
     bool refused = false; /* an earlier tier turned this request away */
     for (unsigned k = 0; k < r->nchain; k++) {
         unsigned i = r->chain[k];
@@ -166,8 +191,11 @@ void *place_chain(const struct place_rule_config *r, size_t size, size_t align,
         }
         refused = true;
     }
-    if (r->on_full == PLACE_FAIL)
+    if (r->on_full == PLACE_FAIL) {
+        if (refused) /* a dry run's planned tiers all refused */
+            add(&place_tiers[r->chain[r->nchain - 1]]->stats.failures, 1);
         return NULL;
+    }
     *tier = 0;
     void *p = place_glibc(size, align, call);
     if (p && refused)

@@ -75,6 +75,17 @@ static bool lookup(void *p, bool take, size_t *bytes)
     return true;
 }
 
+int place_dry_tier(void *p)
+{
+    unsigned s = stripe(p);
+    struct dry *e;
+    pthread_mutex_lock(&stripes[s].lock);
+    HASH_FIND_PTR(stripes[s].map, &p, e);
+    int tier = e ? (int)e->tier : -1;
+    pthread_mutex_unlock(&stripes[s].lock);
+    return tier;
+}
+
 bool place_dry_free(void *p)
 {
     size_t bytes;
@@ -86,9 +97,10 @@ bool place_dry_free(void *p)
 
 bool place_dry_realloc(void *p, size_t size, uintptr_t ra, void **out)
 {
-    size_t old;
-    if (!lookup(p, false, &old))
+    size_t planned;
+    if (!lookup(p, false, &planned))
         return false;
+    size_t old = place_glibc_usable(p); /* the program may use all of it, as with glibc */
     /* the policy decides again; p stays where it is until the new block exists */
     void *q = size ? place_alloc(size, 0, PLACE_MALLOC, ra) : NULL;
     if (q) {

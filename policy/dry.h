@@ -12,6 +12,9 @@
 /* A block from glibc recorded as planned tier `tier`'s (which has reserved size). */
 void *place_dry_alloc(unsigned tier, size_t size, size_t align, enum place_call call);
 
+/* The planned tier that holds p, or -1. */
+int place_dry_tier(void *p);
+
 /* Fork: the map's locks are taken before and released after. */
 void place_dry_prefork(void);
 void place_dry_postfork(void);

@@ -22,11 +22,37 @@ static void put(struct place_json *j, const char *s, size_t n)
     }
 }
 
+/* The length of the valid UTF-8 sequence at s, or 0. */
+static size_t utf8(const unsigned char *s)
+{
+    size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+    if (n == 0 || s[0] > 0xf4)
+        return 0;
+    for (size_t k = 1; k < n; k++)
+        if ((s[k] & 0xc0) != 0x80)
+            return 0;
+    /* overlong three- and four-byte forms, surrogates, past U+10FFFF */
+    if ((n == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0))) ||
+        (n == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))))
+        return 0;
+    return n;
+}
+
+/* Names from the system (the program, paths, the host) need not be UTF-8, which JSON
+ * requires: a byte that starts no valid sequence becomes U+FFFD. */
 static void quoted(struct place_json *j, const char *s)
 {
     put(j, "\"", 1);
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
+        if (c >= 0x80) {
+            size_t n = utf8((const unsigned char *)s);
+            if (n)
+                put(j, s, n), s += n - 1;
+            else
+                put(j, "\\ufffd", 6);
+            continue;
+        }
         if (c == '"' || c == '\\') {
             char e[2] = {'\\', (char)c};
             put(j, e, 2);

@@ -243,7 +243,8 @@ void place_modules_where(uintptr_t ra, struct place_where *w, bool wait)
     struct module *m = NULL;
     bool locked = wait ? pthread_mutex_lock(&lock) == 0 : pthread_mutex_trylock(&lock) == 0;
     if (locked) {
-        refresh();
+        if (wait) /* refresh allocates: never from a signal handler */
+            refresh();
         m = find(ra);
     }
     if (!m) {

@@ -210,12 +210,16 @@ void *place_tier_realloc(struct place_tier *t, void *p, size_t size, uintptr_t r
         return NULL;
     }
     size_t old = t->ops->usable_size(t, p);
-    if (size <= old)
+    /* a block that still fits stays, unless it would keep more than twice what it holds
+     * charged against the tier */
+    if (size <= old && size > old / 2)
         return p;
-    /* growing: the policy decides where the block lives now, limits and all */
+    /* the policy decides where the block lives now, limits and all */
     void *q = place_alloc(size, 0, PLACE_MALLOC, ra);
     if (q)
         move(q, p, size, old);
+    else if (size <= old) /* shrinking cannot fail: it stays as it is */
+        return p;
     return q;
 }
 

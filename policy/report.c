@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,30 +207,52 @@ static void report_text(int fd, const struct place_gathered *g)
     text_sites(fd, g);
 }
 
-/* One report at a time: the gathered figures are one static table. */
+/* One report at a time: the gathered figures are one static table. A report from a
+ * signal handler skips when another is being written (it may have interrupted that very
+ * one); any other waits its turn. */
+static _Atomic bool busy;
+
+static bool take_turn(int signal)
+{
+    while (atomic_exchange(&busy, true)) {
+        if (signal)
+            return false;
+        sched_yield();
+    }
+    return true;
+}
+
 static void report(int fd, int signal)
 {
     static struct place_gathered g;
-    static _Atomic bool busy;
-    if (atomic_exchange(&busy, true))
-        return;
     place_gather(&g, signal);
     if (place_config.report_format == PLACE_REPORT_JSON)
         place_report_json(fd, &g);
     else
         report_text(fd, &g);
-    atomic_store(&busy, false);
 }
 
 void place_report(int fd)
 {
+    take_turn(0);
     report(fd, 0);
+    atomic_store(&busy, false);
 }
 
 /* A report asked for while the program runs (a signal, place_report_now) goes to a file
  * of its own: the path with .N appended (N counts them), so that neither it nor the exit
  * report clobbers the other. */
+static void write_to(const char *dest, int signal, bool numbered);
+
 static void report_to(const char *dest, int signal, bool numbered)
+{
+    if (!take_turn(signal))
+        return;
+    write_to(dest, signal, numbered);
+    atomic_store(&busy, false);
+}
+
+static void write_to(const char *dest, int signal, bool numbered)
 {
     if (strcmp(dest, "stderr") == 0) {
         report(place_stderr(), signal);
@@ -285,7 +308,16 @@ static void on_signal(int sig)
 
 void place_report_on_signal(int sig)
 {
+    static int installed;
+    static struct sigaction before;
+    if (!sig) {
+        if (installed)
+            sigaction(installed, &before, NULL);
+        installed = 0;
+        return;
+    }
     struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
     sigemptyset(&sa.sa_mask);
-    sigaction(sig, &sa, NULL);
+    if (sigaction(sig, &sa, &before) == 0)
+        installed = sig;
 }

@@ -38,7 +38,8 @@ void place_report_json(int fd, const struct place_gathered *g);
 /* A report while the program runs, to dest (a file gets .N appended). */
 void place_report_numbered(const char *dest);
 
-/* Installs a handler that writes a report whenever sig arrives. */
+/* Installs a handler that writes a report whenever sig arrives; 0 puts back what the
+ * signal did before. */
 void place_report_on_signal(int sig);
 
 /* Writes the report where `dest` says: "stderr", or a file created anew from the path

@@ -51,7 +51,9 @@ void place_stats_restart(struct place_tier_stats *s, int64_t bytes)
 
 bool place_stats_reserve(struct place_tier_stats *s, int64_t bytes, uint64_t limit)
 {
-    int64_t now = atomic_load_explicit(&s->bytes, memory_order_relaxed);
+    /* seq_cst even when it only reads: a waiter's failed check must be ordered after its
+     * registration as a waiter (policy/chain.c) */
+    int64_t now = atomic_load_explicit(&s->bytes, memory_order_seq_cst);
     do {
         if (limit && (uint64_t)now + (uint64_t)bytes > limit)
             return false;

@@ -45,23 +45,32 @@ void place_tiers_init(const struct place_policy *policy)
             (*t)->unavailable = "its initialisation failed";
 }
 
-void place_tier_free(struct place_tier *t, void *p)
+void place_tier_release(struct place_tier *t, int64_t bytes)
 {
-    size_t usable = t->ops->usable_size(t, p);
-    atomic_fetch_add_explicit(&t->stats.frees, 1, memory_order_relaxed);
-    t->ops->free(t, p, usable);
-    place_stats_release(&t->stats, (int64_t)usable);
+    place_stats_release(&t->stats, bytes);
     /* seq_cst, after the release: a waiter either sees the room or is woken */
     if (__builtin_expect(atomic_load(&t->waiters) != 0, 0)) {
         atomic_fetch_add(&t->wake, 1);
         place_futex_wake_all(&t->wake);
     }
+}
+
+void place_tier_free(struct place_tier *t, void *p)
+{
+    size_t usable = t->ops->usable_size(t, p);
+    atomic_fetch_add_explicit(&t->stats.frees, 1, memory_order_relaxed);
+    t->ops->free(t, p, usable);
+    place_tier_release(t, (int64_t)usable);
     place_timeline_tick();
 }
 
 void place_tiers_restart(void)
 {
-    for (struct place_tier **t = place_tiers; *t; t++)
+    for (struct place_tier **t = place_tiers; *t; t++) {
         place_stats_restart(&(*t)->stats,
                             atomic_load_explicit(&(*t)->stats.bytes, memory_order_relaxed));
+        /* the parent's waiting threads are not the child's */
+        atomic_store(&(*t)->waiters, 0);
+        atomic_store(&(*t)->wake, 0);
+    }
 }

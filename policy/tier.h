@@ -24,6 +24,7 @@ struct place_tier_ops {
     int (*stats)(struct place_tier *, size_t *total, size_t *free);
     /* optional (NULL when the tier has nothing to offer) */
     size_t (*good_size)(size_t size, size_t align);              /* the usable size alloc gives */
+    void *(*zalloc)(struct place_tier *, size_t size);           /* zeroed, cheaper than memset */
     size_t (*reclaim)(struct place_tier *, size_t want);         /* release cached memory */
     int (*verify)(struct place_tier *, const void *p, size_t n); /* pages where they belong */
 };
@@ -55,6 +56,9 @@ extern struct place_tier *place_tiers[];
 /* free() of a pointer tier t placed (the shim found it in t's ranges): releases its
  * bytes, and wakes threads waiting for room. */
 void place_tier_free(struct place_tier *t, void *p);
+
+/* Gives back bytes of t's reservation and wakes threads waiting for room. */
+void place_tier_release(struct place_tier *t, int64_t bytes);
 
 /* A forked child counts its own events from the fork (its bytes in use are its parent's
  * blocks, which it holds too). */

@@ -36,8 +36,8 @@ static inline void place_timeline_tick(void)
 }
 
 /* The points: n of them, times in ms since start, bytes[k][tier]. For the report, which
- * takes one last sample first (without wait, only if the table is free: a report from a
- * signal handler may have interrupted a sample). */
+ * takes one last sample first and gets a copy (without wait, only if the table is free:
+ * a report from a signal handler may have interrupted a sample; then the last copy). */
 struct place_timeline {
     unsigned n;
     uint32_t ms[PLACE_TIMELINE_POINTS];

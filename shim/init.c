@@ -9,6 +9,7 @@
 
 #include "../config/options.h"
 #include "../policy/out.h"
+#include "../policy/modules.h"
 #include "../policy/place.h"
 #include "../policy/report.h"
 #include "../policy/tier.h"
@@ -40,8 +41,10 @@ static void postfork_child(void)
     place_report_mark_start(getppid());
     place_tiers_restart();
     place_timeline_restart();
-    if (!place_config.report_children)
+    if (!place_config.report_children) {
         place_options.report = NULL;
+        place_report_on_signal(0); /* the signal means again what it meant before */
+    }
 }
 
 /* ld.so runs this after the constructors of the shared libraries the program links and
@@ -66,8 +69,11 @@ __attribute__((constructor)) static void place_init(void)
     if (reporting) {
         place_keep_stderr();
         place_timeline_start();
-        if (place_config.report_signal)
+        if (place_config.report_signal) {
+            /* a report from a signal handler may only look modules up, not add them */
+            place_modules_start(&place_config);
             place_report_on_signal(place_config.report_signal);
+        }
     }
     if (reporting || placing)
         pthread_atfork(prefork, postfork_parent, postfork_child);

@@ -1,5 +1,7 @@
 #include "thread.h"
 
+#include "../policy/timeline.h"
+
 #include <errno.h>
 #include <pthread.h>
 #include <string.h>
@@ -34,6 +36,7 @@ void place_hand_over_bytes(struct place_counts *c)
 {
     count_shared(0, 0, c->bytes);
     place_relaxed_store((uint64_t *)&c->bytes, 0);
+    place_timeline_tick(); /* dram's usage changed by a batch */
 }
 
 static void release_locked(struct place_slot *s)

@@ -91,6 +91,11 @@ static void *arena_alloc(struct place_tier *t, size_t size, size_t align)
     return place_arena_alloc(t->state, size ? size : 1, align);
 }
 
+static void *arena_zalloc(struct place_tier *t, size_t size)
+{
+    return place_arena_zalloc(t->state, size ? size : 1);
+}
+
 static void arena_free(struct place_tier *t, void *p, size_t usable)
 {
     (void)usable;
@@ -110,4 +115,5 @@ const struct place_tier_ops place_dram_arena_ops = {
     .usable_size = arena_usable_size,
     .stats = dram_stats,
     .good_size = place_arena_good_size,
+    .zalloc = arena_zalloc,
 };

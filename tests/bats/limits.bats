@@ -207,3 +207,64 @@ PY
     assert_success
     refute_output --partial "libmemkind.so"
 }
+
+@test "memalign with an alignment glibc rounds up is served by the node; an aligned block never passes the limit" {
+    policy 1M fail
+    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" "$PROGS/limits" align
+    assert_success
+    assert_output "memalign 4: aligned capped
+memalign 24: aligned capped
+memalign 64: aligned capped
+memalign 8192: aligned capped
+aligned_alloc 8192: capped, used within limit"
+    [ "$(node capped in_use)" = 0 ]
+}
+
+@test "on_full = wait does not wait for a request larger than the limit itself" {
+    policy 1M wait "wait = 5s"
+    SECONDS=0
+    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" "$PROGS/limits" fill $((2 << 20)) 2
+    assert_success
+    assert_line "0 dram"
+    [ "$SECONDS" -lt 4 ]
+    [ "$(node capped waits)" = 0 ]
+}
+
+@test "realloc keeps every usable byte, in a dry run too" {
+    run env LD_PRELOAD="$LIB" LIBPLACE_DRY_RUN=1 LIBPLACE_RULES="size=64K.. to=hbw" "$PROGS/limits" grow
+    assert_success
+    assert_output "kept every usable byte"
+    policy 1M fallback
+    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" "$PROGS/limits" grow
+    assert_success
+    assert_output "kept every usable byte"
+}
+
+@test "reports on signals while threads allocate: no hang, every report written" {
+    run timeout 120 env LD_PRELOAD="$LIB" LIBPLACE_REPORT="$BATS_TEST_TMPDIR/s" LIBPLACE_REPORT_SIGNAL=USR1 \
+        LIBPLACE_RULES="size=256K.. to=dram" "$PROGS/limits" spin 30
+    assert_success
+    assert_output "spun"
+    # signals that arrive while one is handled may merge: at least one, at most 30
+    n=$(ls "$BATS_TEST_TMPDIR"/s.* | wc -l)
+    [ "$n" -ge 1 ] && [ "$n" -le 30 ]
+    for f in "$BATS_TEST_TMPDIR"/s.*; do grep -q "asked for by SIGUSR1" "$f"; done
+    grep -q "report of pid .* at exit" "$BATS_TEST_TMPDIR/s"
+}
+
+@test "report_children = no gives a forked child's signal back its own meaning" {
+    run "$PROGS/limits" childsig
+    assert_output "child killed by signal 10"
+    run env LD_PRELOAD="$LIB" LIBPLACE_REPORT=stderr LIBPLACE_REPORT_SIGNAL=USR1 LIBPLACE_REPORT_CHILDREN=no \
+        "$PROGS/limits" childsig
+    assert_line "child killed by signal 10"
+}
+
+@test "a JSON report is valid UTF-8 whatever the program's name" {
+    cp "$PROGS/limits" "$BATS_TEST_TMPDIR/$(printf 'li\xffmits')"
+    run env LD_PRELOAD="$LIB" LIBPLACE_REPORT="$BATS_TEST_TMPDIR/r.json" LIBPLACE_REPORT_FORMAT=json \
+        "$BATS_TEST_TMPDIR/$(printf 'li\xffmits')" api
+    assert_success
+    valid_report "$BATS_TEST_TMPDIR/r.json"
+    /usr/bin/python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["program"] == "li\ufffdmits"' "$BATS_TEST_TMPDIR/r.json"
+}

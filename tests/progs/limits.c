@@ -7,16 +7,22 @@
  *   limits wait MS           fill capped, then a thread's malloc waits until main frees
  *                            a block MS ms later
  *   limits fill SIZE COUNT   COUNT blocks of SIZE: where each went, or the errno
- *   limits api               what the API answers (without libplace: not loaded) */
+ *   limits api               what the API answers (without libplace: not loaded)
+ *   limits align             memalign with alignments glibc rounds up, and a big one
+ *   limits grow              realloc keeps every usable byte of the old block
+ *   limits childsig          a forked child raises SIGUSR1: how it ended
+ *   limits spin N            the main thread allocates while it gets SIGUSR1 N times */
 #include <errno.h>
 #include <libplace.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static _Atomic long long tracked; /* usable bytes of live blocks in capped, by our count */
@@ -144,6 +150,85 @@ static int api(void)
     return 0;
 }
 
+static int align(void)
+{
+    size_t aligns[] = {4, 24, 64, 8192};
+    for (unsigned k = 0; k < 4; k++) {
+        void *p = memalign(aligns[k], 100000);
+        size_t a = 1; /* glibc rounds an alignment up to a power of two */
+        while (a < aligns[k])
+            a *= 2;
+        printf("memalign %zu: %s %s\n", aligns[k], p && (size_t)p % a == 0 ? "aligned" : "no",
+               p && in_capped(p) ? "capped" : "dram");
+        free(p);
+    }
+    void *p = aligned_alloc(8192, 70000);
+    long long used = place_used("capped");
+    printf("aligned_alloc 8192: %s, used %s limit\n", p && in_capped(p) ? "capped" : "dram",
+           used <= place_limit("capped") ? "within" : "past");
+    free(p);
+    return 0;
+}
+
+static int grow(void)
+{
+    char *p = malloc(100001);
+    size_t n = malloc_usable_size(p);
+    memset(p, 'x', n);
+    char *q = realloc(p, 300000);
+    size_t kept = 0;
+    while (kept < n && q[kept] == 'x')
+        kept++;
+    printf("kept %s\n", kept == n ? "every usable byte" : "less");
+    free(q);
+    return 0;
+}
+
+static int childsig(void)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        raise(SIGUSR1);
+        _exit(0);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    if (WIFSIGNALED(status))
+        printf("child killed by signal %d\n", WTERMSIG(status));
+    else
+        printf("child exited with %d\n", WEXITSTATUS(status));
+    return 0;
+}
+
+static _Atomic int spinning = 1;
+static pthread_t main_thread;
+
+/* Signals the main thread while it is (most likely) inside malloc or free. */
+static void *signaller(void *arg)
+{
+    int n = *(int *)arg;
+    for (int k = 0; k < n; k++) {
+        pthread_kill(main_thread, SIGUSR1);
+        usleep(2000);
+    }
+    atomic_store(&spinning, 0);
+    return NULL;
+}
+
+static int spin(int n)
+{
+    pthread_t t;
+    main_thread = pthread_self();
+    pthread_create(&t, NULL, signaller, &n);
+    while (atomic_load(&spinning)) {
+        free(malloc(5000));
+        free(malloc(300000));
+    }
+    pthread_join(t, NULL);
+    printf("spun\n");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     limit = place_limit("capped");
@@ -157,6 +242,16 @@ int main(int argc, char **argv)
         return fill((size_t)atoll(argv[2]), atoi(argv[3]));
     if (argc == 2 && strcmp(argv[1], "api") == 0)
         return api();
-    fprintf(stderr, "usage: limits threads N ITERS | wait MS | fill SIZE COUNT | api\n");
+    if (argc == 2 && strcmp(argv[1], "align") == 0)
+        return align();
+    if (argc == 2 && strcmp(argv[1], "grow") == 0)
+        return grow();
+    if (argc == 2 && strcmp(argv[1], "childsig") == 0)
+        return childsig();
+    if (argc == 3 && strcmp(argv[1], "spin") == 0)
+        return spin(atoi(argv[2]));
+    fprintf(stderr,
+            "usage: limits threads N ITERS | wait MS | fill SIZE COUNT | api | align | grow "
+            "| childsig | spin N\n");
     return 2;
 }
