@@ -4,7 +4,12 @@
 #include <memkind.h>
 #include <sys/mman.h>
 
+#include <unistd.h>
+
+#include "../config/policy.h"
 #include "../shim/owner.h"
+#include "../shim/thread.h"
+#include "tier.h"
 
 enum { ARENA_MIN = 64 << 20 };
 
@@ -40,7 +45,9 @@ static const char *load_memkind(void)
     return NULL;
 }
 
-int place_arena_create(struct place_arena *a, struct place_tier *t, size_t want, const char **why)
+static int create(struct place_arena *a, struct place_tier *t, size_t want,
+                  const char *(*bind)(void *lo, size_t len, const void *arg), const void *arg,
+                  const char **why)
 {
     /* MAP_NORESERVE: address space only; pages cost memory when the program touches them.
      * Under strict overcommit the kernel may refuse a large reservation, so halve. */
@@ -58,6 +65,8 @@ int place_arena_create(struct place_arena *a, struct place_tier *t, size_t want,
         *why = "the kernel refused to reserve address space for it";
         return -1;
     }
+    if (bind && (*why = bind(p, len, arg)))
+        return -1;
     if (mk.create_fixed(p, len, &a->kind) != MEMKIND_SUCCESS) {
         *why = "memkind_create_fixed failed over its reserved range";
         return -1;
@@ -71,8 +80,33 @@ int place_arena_create(struct place_arena *a, struct place_tier *t, size_t want,
     return 0;
 }
 
-void *place_arena_alloc(struct place_arena *a, size_t size, size_t align)
+int place_arena_tier(struct place_tier *t,
+                     const char *(*bind)(void *lo, size_t len, const void *arg), const void *arg)
 {
+    static struct place_arena arenas[PLACE_MAX_TIERS];
+    static unsigned n;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    size_t total = pages > 0 && page > 0 ? (size_t)pages * (size_t)page : (size_t)1 << 34;
+    if (n == PLACE_MAX_TIERS)
+        return -1;
+    const char *why;
+    /* memkind and libnuma allocate their own bookkeeping as they start: glibc's, not ours */
+    uint8_t was = place_guard_enter();
+    int rc = create(&arenas[n], t, total, bind, arg, &why);
+    place_guard_leave(was);
+    if (rc != 0) {
+        t->unavailable = why;
+        return -1;
+    }
+    t->state = &arenas[n++];
+    return 0;
+}
+
+void *place_arena_alloc(struct place_tier *t, size_t size, size_t align)
+{
+    struct place_arena *a = t->state;
+    if (!size)
+        size = 1; /* malloc(0)'s unique pointer */
     if (!align)
         return mk.malloc(a->kind, size);
     void *p;
@@ -81,19 +115,20 @@ void *place_arena_alloc(struct place_arena *a, size_t size, size_t align)
 
 /* jemalloc knows which pages are fresh and zero already: cheaper, and it leaves them
  * untouched (a memset would make every page of a big block resident). */
-void *place_arena_zalloc(struct place_arena *a, size_t size)
+void *place_arena_zalloc(struct place_tier *t, size_t size)
 {
-    return mk.calloc(a->kind, 1, size);
+    return mk.calloc(((struct place_arena *)t->state)->kind, 1, size ? size : 1);
 }
 
-void place_arena_free(struct place_arena *a, void *p)
+void place_arena_free(struct place_tier *t, void *p, size_t usable)
 {
-    mk.free(a->kind, p);
+    (void)usable;
+    mk.free(((struct place_arena *)t->state)->kind, p);
 }
 
-size_t place_arena_usable(struct place_arena *a, const void *p)
+size_t place_arena_usable(struct place_tier *t, const void *p)
 {
-    return mk.usable_size(a->kind, (void *)p);
+    return mk.usable_size(((struct place_arena *)t->state)->kind, (void *)p);
 }
 
 size_t place_arena_good_size(size_t size, size_t align)

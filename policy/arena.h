@@ -19,15 +19,20 @@ struct place_arena {
     struct memkind *kind;
 };
 
-/* Reserves up to `want` bytes of address space (less when the kernel refuses that much,
- * down to 64 MiB) and makes it tier t's. Returns 0, or -1 with *why saying what failed. */
-int place_arena_create(struct place_arena *a, struct place_tier *t, size_t want, const char **why);
+/* Sets up an arena for tier t (its state): as much address space as the machine has
+ * memory (less when the kernel refuses that much, down to 64 MiB), registered as t's.
+ * With bind, the range gets that NUMA policy before memkind sees it (bind returns NULL,
+ * or why it failed), so every page the program later touches is placed by it. Returns
+ * 0, or -1 with t->unavailable saying what failed. The operations below then serve t. */
+int place_arena_tier(struct place_tier *t,
+                     const char *(*bind)(void *lo, size_t len, const void *arg), const void *arg);
 
-/* malloc's and memalign's (align 0: malloc's) semantics, inside the arena. */
-void *place_arena_alloc(struct place_arena *a, size_t size, size_t align);
-void *place_arena_zalloc(struct place_arena *a, size_t size);
-void place_arena_free(struct place_arena *a, void *p);
-size_t place_arena_usable(struct place_arena *a, const void *p);
+/* The tier operations of every arena tier (t->state is its arena): malloc's and
+ * memalign's semantics (align 0: malloc's), zeroed blocks, free, usable size. */
+void *place_arena_alloc(struct place_tier *t, size_t size, size_t align);
+void *place_arena_zalloc(struct place_tier *t, size_t size);
+void place_arena_free(struct place_tier *t, void *p, size_t usable);
+size_t place_arena_usable(struct place_tier *t, const void *p);
 
 /* The usable size a request for size bytes at align will get: jemalloc's size classes
  * (four per doubling above 128 bytes). Limits reserve this before allocating, so that

@@ -50,6 +50,9 @@ extern struct place_tier place_dram;
  * glibc's blocks cannot be told apart by address. */
 extern const struct place_tier_ops place_dram_arena_ops;
 
+/* numa: an arena mbind()ed to the tier's nodes (policy/tiers/numa.c). */
+extern const struct place_tier_ops place_numa_ops;
+
 /* The policy's tiers in its order, dram first, NULL-terminated. */
 extern struct place_tier *place_tiers[];
 

@@ -9,7 +9,6 @@
 
 #include "../../config/policy.h"
 #include "../../shim/glibc.h"
-#include "../../shim/thread.h"
 #include "../arena.h"
 #include "../tier.h"
 
@@ -61,59 +60,18 @@ static const struct place_tier_ops dram_ops = {
 
 struct place_tier place_dram = {.name = "dram", .ops = &dram_ops};
 
-static struct place_arena arenas[PLACE_MAX_TIERS];
-static unsigned narenas;
-
 static int arena_init(struct place_tier *t)
 {
-    size_t total, free;
-    if (dram_stats(t, &total, &free) != 0)
-        total = (size_t)1 << 34;
-    if (narenas == PLACE_MAX_TIERS)
-        return -1;
-    struct place_arena *a = &arenas[narenas];
-    const char *why;
-    /* memkind allocates its own bookkeeping as it sets the kind up: glibc's, not ours */
-    uint8_t was = place_guard_enter();
-    int rc = place_arena_create(a, t, total, &why);
-    place_guard_leave(was);
-    if (rc != 0) {
-        t->unavailable = why;
-        return -1;
-    }
-    narenas++;
-    t->state = a;
-    return 0;
-}
-
-static void *arena_alloc(struct place_tier *t, size_t size, size_t align)
-{
-    return place_arena_alloc(t->state, size ? size : 1, align);
-}
-
-static void *arena_zalloc(struct place_tier *t, size_t size)
-{
-    return place_arena_zalloc(t->state, size ? size : 1);
-}
-
-static void arena_free(struct place_tier *t, void *p, size_t usable)
-{
-    (void)usable;
-    place_arena_free(t->state, p);
-}
-
-static size_t arena_usable_size(struct place_tier *t, const void *p)
-{
-    return place_arena_usable(t->state, p);
+    return place_arena_tier(t, NULL, NULL);
 }
 
 const struct place_tier_ops place_dram_arena_ops = {
     .kind = "dram",
     .init = arena_init,
-    .alloc = arena_alloc,
-    .free = arena_free,
-    .usable_size = arena_usable_size,
+    .alloc = place_arena_alloc,
+    .free = place_arena_free,
+    .usable_size = place_arena_usable,
     .stats = dram_stats,
     .good_size = place_arena_good_size,
-    .zalloc = arena_zalloc,
+    .zalloc = place_arena_zalloc,
 };

@@ -47,3 +47,48 @@ print("rc", numa.numa_move_pages(0, 16, pages, None, status, 0), "nodes", sorted
     assert_output --partial "no command"
     run -127 "$REPO/scripts/numa-vm" -- /nonexistent/program
 }
+
+# A numa tier named far on $2 with policy $1 (and more keys in $3), for buffers of 8 MiB.
+numa_policy() {
+    cat >"$BATS_TEST_TMPDIR/$1.ini" <<INI
+[libplace]
+report = $BATS_TEST_TMPDIR/$1.report
+[tier far]
+kind = numa
+nodes = $2
+policy = $1
+$3
+[rule big]
+size = 4M..
+to = far, dram
+INI
+}
+
+@test "numa tiers: the kernel holds each policy's pages where it says (bind, preferred, interleave, a limit)" {
+    numa_policy bind 1
+    numa_policy preferred 1
+    numa_policy interleave 0-1
+    cp "$BATS_TEST_TMPDIR/bind.ini" "$BATS_TEST_TMPDIR/limited.ini"
+    sed -i 's/^report = .*/report = limited.report/; s/^policy = bind/policy = bind\nlimit = 20M/' "$BATS_TEST_TMPDIR/limited.ini"
+    run "$REPO/scripts/numa-vm" --share "$BATS_TEST_TMPDIR" -- sh -c '
+        cd "$1"
+        for p in bind preferred interleave limited; do
+            echo "$p:"
+            LD_PRELOAD="$2" LIBPLACE_POLICY=$p.ini /usr/bin/python3 "$3" 4
+        done' sh "$BATS_TEST_TMPDIR" "$LIB" "$BATS_TEST_DIRNAME/where.py"
+    assert_success
+    # every whole page of every buffer on node 1 (a buffer starts inside a page)
+    [ "$(sed -n '/^bind:/,/^preferred:/p' <<<"$output" | grep -Ec '^buffer [0-3]: node 1 204[78]$')" -eq 4 ]
+    [ "$(sed -n '/^preferred:/,/^interleave:/p' <<<"$output" | grep -Ec '^buffer [0-3]: node 1 204[78]$')" -eq 4 ]
+    # interleave: each buffer spread over both nodes, at least a quarter on each (the
+    # kernel alternates by page offset in the range; pages an earlier block faulted in
+    # keep the node they got then)
+    [ "$(sed -n '/^interleave:/,/^limited:/p' <<<"$output" |
+        awk -F'[ ,]+' '/^buffer/ && $4 == 0 && $7 == 1 && $5 > 500 && $8 > 500' | wc -l)" -eq 4 ]
+    # a 20 MiB limit takes the first two buffers (10 MiB each as jemalloc sizes them);
+    # the rest go to dram, on node 0
+    [ "$(sed -n '/^limited:/,$p' <<<"$output" | grep -Ec '^buffer [01]: node 1 204[78]$')" -eq 2 ]
+    [ "$(sed -n '/^limited:/,$p' <<<"$output" | grep -Ec '^buffer [23]: node 0 204[78]$')" -eq 2 ]
+    grep -Eq '^libplace: far +numa +20.0 MiB ' "$BATS_TEST_TMPDIR/limited.report"
+    grep -Eq '^libplace: far +2 +2 +0 ' "$BATS_TEST_TMPDIR/limited.report"
+}

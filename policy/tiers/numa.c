@@ -1,0 +1,127 @@
+/* numa: explicit NUMA nodes, with bind, preferred or interleave (libnuma's meaning).
+ *
+ * An arena (policy/arena.h) whose whole range is mbind()ed to the tier's nodes before
+ * memkind carves blocks out of it, so every page a block touches is placed by the kernel
+ * under that policy, and the tier's blocks are told apart by address. libnuma is loaded
+ * at first need, like memkind: a process with no numa tier never maps it. */
+#include <dlfcn.h>
+#include <numa.h>
+#include <numaif.h>
+#include <stdio.h>
+
+#include "../../config/policy.h"
+#include "../arena.h"
+#include "../fmt.h"
+#include "../tier.h"
+
+static struct {
+    int (*available)(void);
+    int (*max_node)(void);
+    long long (*node_size64)(int, long long *);
+    int (*isbitset)(const struct bitmask *, unsigned);
+    struct bitmask **mems; /* numa_all_nodes_ptr: the nodes with memory this task may use */
+    long (*mbind)(void *, unsigned long, int, const unsigned long *, unsigned long, unsigned);
+} nl;
+
+static const char *load_libnuma(void)
+{
+    if (nl.mbind)
+        return NULL;
+    void *h = dlopen("libnuma.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        return "libnuma.so.1 cannot be loaded (Debian package libnuma1)";
+    nl.available = (int (*)(void))dlsym(h, "numa_available");
+    nl.max_node = (int (*)(void))dlsym(h, "numa_max_node");
+    nl.node_size64 = (long long (*)(int, long long *))dlsym(h, "numa_node_size64");
+    nl.isbitset = (int (*)(const struct bitmask *, unsigned))dlsym(h, "numa_bitmask_isbitset");
+    nl.mems = (struct bitmask **)dlsym(h, "numa_all_nodes_ptr");
+    void *mb = dlsym(h, "mbind");
+    if (!nl.available || !nl.max_node || !nl.node_size64 || !nl.isbitset || !nl.mems || !mb)
+        return "libnuma.so.1 lacks the calls libplace uses";
+    if (nl.available() < 0)
+        return "the kernel has no NUMA support (numa_available() < 0)";
+    nl.mbind =
+        (long (*)(void *, unsigned long, int, const unsigned long *, unsigned long, unsigned))mb;
+    return NULL;
+}
+
+/* The kernel's mode for the policy word: preferred with several nodes is
+ * MPOL_PREFERRED_MANY (Linux 5.15). */
+static int mode(const struct place_tier_config *c)
+{
+    switch (c->policy) {
+    case PLACE_MPOL_PREFERRED:
+        return c->nodes & (c->nodes - 1) ? MPOL_PREFERRED_MANY : MPOL_PREFERRED;
+    case PLACE_MPOL_INTERLEAVE:
+        return MPOL_INTERLEAVE;
+    default: /* bind, the kind's default */
+        return MPOL_BIND;
+    }
+}
+
+static const char *bind_range(void *lo, size_t len, const void *arg)
+{
+    const struct place_tier_config *c = arg;
+    unsigned long mask = (unsigned long)c->nodes;
+    if (nl.mbind(lo, len, mode(c), &mask, sizeof mask * 8 + 1, 0) != 0)
+        return "mbind refused the tier's nodes and policy";
+    return NULL;
+}
+
+/* Why the tier's nodes cannot be used here, in `why` (static: read by the report). */
+static const char *missing_nodes(const struct place_tier_config *c, char *why, size_t cap)
+{
+    for (unsigned n = 0; n < 64; n++)
+        if (c->nodes >> n & 1 && (n > (unsigned)nl.max_node() || !nl.isbitset(*nl.mems, n))) {
+            struct place_buf b = {.s = why, .cap = cap};
+            place_bprintf(&b, "node %u %s (this machine has node%s 0", n,
+                          n > (unsigned)nl.max_node() ? "does not exist"
+                                                      : "has no memory this process may use",
+                          nl.max_node() ? "s" : "");
+            if (nl.max_node())
+                place_bprintf(&b, "-%d", nl.max_node());
+            place_bprintf(&b, "; placerun --tiers lists them)");
+            return why;
+        }
+    return NULL;
+}
+
+static int numa_init(struct place_tier *t)
+{
+    static char why[PLACE_MAX_TIERS][160];
+    static unsigned told;
+    const char *problem = load_libnuma();
+    if (!problem)
+        problem = missing_nodes(t->config, why[told++ % PLACE_MAX_TIERS], sizeof why[0]);
+    if (problem) {
+        t->unavailable = problem;
+        return -1;
+    }
+    return place_arena_tier(t, bind_range, t->config);
+}
+
+/* The tier's nodes together: their memory and what is free of it. */
+static int numa_stats(struct place_tier *t, size_t *total, size_t *free)
+{
+    *total = *free = 0;
+    for (unsigned n = 0; n < 64; n++)
+        if (t->config->nodes >> n & 1) {
+            long long f = 0, size = nl.node_size64((int)n, &f);
+            if (size < 0)
+                return -1;
+            *total += (size_t)size;
+            *free += (size_t)f;
+        }
+    return 0;
+}
+
+const struct place_tier_ops place_numa_ops = {
+    .kind = "numa",
+    .init = numa_init,
+    .alloc = place_arena_alloc,
+    .free = place_arena_free,
+    .usable_size = place_arena_usable,
+    .stats = numa_stats,
+    .good_size = place_arena_good_size,
+    .zalloc = place_arena_zalloc,
+};
