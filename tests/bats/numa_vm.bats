@@ -5,6 +5,14 @@
 
 load helpers
 
+# numa-vm with this repository and the build shared in, as /tmp inside the VM is a
+# tmpfs of its own (a clone in /tmp, as CI makes, is otherwise out of sight).
+vm() {
+    local build=()
+    case $BUILD/ in "$REPO"/*) ;; *) build=(--share "$BUILD") ;; esac
+    "$REPO/scripts/numa-vm" --share "$REPO" "${build[@]}" "$@"
+}
+
 setup() {
     command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86 is not installed (scripts/setup test installs it)"
     ls /boot/vmlinuz-* >/dev/null 2>&1 || skip "no kernel in /boot (linux-image-amd64)"
@@ -70,7 +78,7 @@ INI
     numa_policy interleave 0-1
     cp "$BATS_TEST_TMPDIR/bind.ini" "$BATS_TEST_TMPDIR/limited.ini"
     sed -i 's/^report = .*/report = limited.report/; s/^policy = bind/policy = bind\nlimit = 20M/' "$BATS_TEST_TMPDIR/limited.ini"
-    run "$REPO/scripts/numa-vm" --share "$BATS_TEST_TMPDIR" -- sh -c '
+    run vm --share "$BATS_TEST_TMPDIR" -- sh -c '
         cd "$1"
         for p in bind preferred interleave limited; do
             echo "$p:"
