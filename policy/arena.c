@@ -17,6 +17,7 @@ enum { ARENA_MIN = 64 << 20 };
  * every process under the shim, milliseconds of start-up that a policy without an arena
  * tier must not pay. */
 static struct {
+    void *handle;
     int (*create_fixed)(void *, size_t, memkind_t *);
     void *(*malloc)(memkind_t, size_t);
     void *(*calloc)(memkind_t, size_t, size_t);
@@ -42,30 +43,33 @@ static const char *load_memkind(void)
     if (!mk.malloc || !mk.calloc || !mk.posix_memalign || !mk.free || !mk.usable_size || !create)
         return "libmemkind.so.0 lacks memkind_create_fixed (memkind 1.12 or later is needed)";
     mk.create_fixed = (int (*)(void *, size_t, memkind_t *))create;
+    mk.handle = h;
     return NULL;
 }
 
 static int create(struct place_arena *a, struct place_tier *t, size_t want,
-                  const char *(*bind)(void *lo, size_t len, const void *arg), const void *arg,
-                  const char **why)
+                  const struct place_arena_spec *spec, const char **why)
 {
     /* MAP_NORESERVE: address space only; pages cost memory when the program touches them.
-     * Under strict overcommit the kernel may refuse a large reservation, so halve. */
+     * Under strict overcommit the kernel may refuse a large reservation, so halve. Huge
+     * pages are reserved as mapped instead, so that a fault never finds none (SIGBUS). */
     if ((*why = load_memkind()))
         return -1;
     void *p = MAP_FAILED;
-    size_t len = want < ARENA_MIN ? ARENA_MIN : want;
-    for (; len >= ARENA_MIN; len /= 2) {
-        p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1,
-                 0);
+    int flags = spec && spec->flags ? spec->flags : MAP_NORESERVE;
+    size_t len = spec && spec->len ? spec->len : want < ARENA_MIN ? ARENA_MIN : want;
+    size_t least = spec && spec->len ? spec->len : ARENA_MIN;
+    for (; len >= least; len /= 2) {
+        p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
         if (p != MAP_FAILED)
             break;
     }
     if (p == MAP_FAILED) {
-        *why = "the kernel refused to reserve address space for it";
+        *why = spec && spec->flags ? "the kernel refused to map the huge pages it needs"
+                                   : "the kernel refused to reserve address space for it";
         return -1;
     }
-    if (bind && (*why = bind(p, len, arg)))
+    if (spec && spec->bind && (*why = spec->bind(p, len, spec->arg)))
         return -1;
     if (mk.create_fixed(p, len, &a->kind) != MEMKIND_SUCCESS) {
         *why = "memkind_create_fixed failed over its reserved range";
@@ -80,8 +84,7 @@ static int create(struct place_arena *a, struct place_tier *t, size_t want,
     return 0;
 }
 
-int place_arena_tier(struct place_tier *t,
-                     const char *(*bind)(void *lo, size_t len, const void *arg), const void *arg)
+int place_arena_tier(struct place_tier *t, const struct place_arena_spec *spec)
 {
     static struct place_arena arenas[PLACE_MAX_TIERS];
     static unsigned n;
@@ -92,7 +95,7 @@ int place_arena_tier(struct place_tier *t,
     const char *why;
     /* memkind and libnuma allocate their own bookkeeping as they start: glibc's, not ours */
     uint8_t was = place_guard_enter();
-    int rc = create(&arenas[n], t, total, bind, arg, &why);
+    int rc = create(&arenas[n], t, total, spec, &why);
     place_guard_leave(was);
     if (rc != 0) {
         t->unavailable = why;
@@ -129,6 +132,11 @@ void place_arena_free(struct place_tier *t, void *p, size_t usable)
 size_t place_arena_usable(struct place_tier *t, const void *p)
 {
     return mk.usable_size(((struct place_arena *)t->state)->kind, (void *)p);
+}
+
+void *place_memkind_sym(const char *name)
+{
+    return load_memkind() ? NULL : dlsym(mk.handle, name);
 }
 
 size_t place_arena_good_size(size_t size, size_t align)

@@ -19,13 +19,24 @@ struct place_arena {
     struct memkind *kind;
 };
 
-/* Sets up an arena for tier t (its state): as much address space as the machine has
- * memory (less when the kernel refuses that much, down to 64 MiB), registered as t's.
- * With bind, the range gets that NUMA policy before memkind sees it (bind returns NULL,
- * or why it failed), so every page the program later touches is placed by it. Returns
- * 0, or -1 with t->unavailable saying what failed. The operations below then serve t. */
-int place_arena_tier(struct place_tier *t,
-                     const char *(*bind)(void *lo, size_t len, const void *arg), const void *arg);
+/* What an arena's range is: by default (spec NULL, or zero fields) as much address space
+ * as the machine has memory, less when the kernel refuses that much (down to 64 MiB),
+ * pages on demand. bind, when given, gives the range a NUMA policy before memkind sees
+ * it (it returns NULL, or why it failed), so every page the program later touches is
+ * placed by it. len and flags (MAP_HUGETLB...) replace the size and MAP_NORESERVE. */
+struct place_arena_spec {
+    const char *(*bind)(void *lo, size_t len, const void *arg);
+    const void *arg;
+    size_t len;
+    int flags;
+};
+
+/* Sets up an arena for tier t (its state), registered as t's range. Returns 0, or -1
+ * with t->unavailable saying what failed. The operations below then serve t. */
+int place_arena_tier(struct place_tier *t, const struct place_arena_spec *spec);
+
+/* A function of libmemkind (loaded if it is not yet), or NULL. */
+void *place_memkind_sym(const char *name);
 
 /* The tier operations of every arena tier (t->state is its arena): malloc's and
  * memalign's semantics (align 0: malloc's), zeroed blocks, free, usable size. */

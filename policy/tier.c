@@ -10,7 +10,6 @@ struct place_tier *place_tiers[PLACE_MAX_TIERS + 1] = {&place_dram, NULL};
 
 /* Why a kind cannot place memory yet: each arrives with its own support. */
 static const char *const not_built[] = {
-    [PLACE_HBW] = "this libplace does not place into hbw yet (memkind support is to come)",
     [PLACE_PINNED] = "this libplace does not place into pinned yet (CUDA support is to come)",
     [PLACE_MANAGED] = "this libplace does not place into managed yet (CUDA support is to come)",
     [PLACE_DEVICE] = "this libplace does not place into device yet (CUDA support is to come)",
@@ -18,6 +17,7 @@ static const char *const not_built[] = {
 
 static const struct place_tier_ops *const built[] = {
     [PLACE_DRAM] = &place_dram_arena_ops,
+    [PLACE_HBW] = &place_hbw_ops,
     [PLACE_NUMA] = &place_numa_ops,
 };
 

@@ -53,6 +53,9 @@ extern const struct place_tier_ops place_dram_arena_ops;
 /* numa: an arena mbind()ed to the tier's nodes (policy/tiers/numa.c). */
 extern const struct place_tier_ops place_numa_ops;
 
+/* hbw: an arena bound to the nodes memkind finds as HBW (policy/tiers/hbw.c). */
+extern const struct place_tier_ops place_hbw_ops;
+
 /* The policy's tiers in its order, dram first, NULL-terminated. */
 extern struct place_tier *place_tiers[];
 

@@ -62,7 +62,7 @@ struct place_tier place_dram = {.name = "dram", .ops = &dram_ops};
 
 static int arena_init(struct place_tier *t)
 {
-    return place_arena_tier(t, NULL, NULL);
+    return place_arena_tier(t, NULL);
 }
 
 const struct place_tier_ops place_dram_arena_ops = {

@@ -8,11 +8,13 @@
 #include <numa.h>
 #include <numaif.h>
 #include <stdio.h>
+#include <sys/mman.h>
 
 #include "../../config/policy.h"
 #include "../arena.h"
 #include "../fmt.h"
 #include "../tier.h"
+#include "numa.h"
 
 static struct {
     int (*available)(void);
@@ -23,7 +25,7 @@ static struct {
     long (*mbind)(void *, unsigned long, int, const unsigned long *, unsigned long, unsigned);
 } nl;
 
-static const char *load_libnuma(void)
+const char *place_libnuma(void)
 {
     if (nl.mbind)
         return NULL;
@@ -45,26 +47,28 @@ static const char *load_libnuma(void)
     return NULL;
 }
 
-/* The kernel's mode for the policy word: preferred with several nodes is
+/* The kernel's mode for a policy over nodes: preferred with several nodes is
  * MPOL_PREFERRED_MANY (Linux 5.15). */
-static int mode(const struct place_tier_config *c)
+int place_numa_mode(enum place_mempolicy policy, uint64_t nodes)
 {
-    switch (c->policy) {
+    switch (policy) {
     case PLACE_MPOL_PREFERRED:
-        return c->nodes & (c->nodes - 1) ? MPOL_PREFERRED_MANY : MPOL_PREFERRED;
+        return nodes & (nodes - 1) ? MPOL_PREFERRED_MANY : MPOL_PREFERRED;
     case PLACE_MPOL_INTERLEAVE:
         return MPOL_INTERLEAVE;
-    default: /* bind, the kind's default */
+    default: /* bind and bind_all, numa's default */
         return MPOL_BIND;
     }
 }
 
-static const char *bind_range(void *lo, size_t len, const void *arg)
+const char *place_numa_bind(void *lo, size_t len, const void *arg)
 {
-    const struct place_tier_config *c = arg;
-    unsigned long mask = (unsigned long)c->nodes;
-    if (nl.mbind(lo, len, mode(c), &mask, sizeof mask * 8 + 1, 0) != 0)
+    const struct place_binding *b = arg;
+    unsigned long mask = (unsigned long)b->nodes;
+    if (nl.mbind(lo, len, b->mode, &mask, sizeof mask * 8 + 1, 0) != 0)
         return "mbind refused the tier's nodes and policy";
+    if (b->thp && madvise(lo, len, MADV_HUGEPAGE) != 0)
+        return "madvise(MADV_HUGEPAGE) failed: transparent huge pages are off in this kernel";
     return NULL;
 }
 
@@ -89,23 +93,27 @@ static const char *missing_nodes(const struct place_tier_config *c, char *why, s
 static int numa_init(struct place_tier *t)
 {
     static char why[PLACE_MAX_TIERS][160];
-    static unsigned told;
-    const char *problem = load_libnuma();
+    static struct place_binding bindings[PLACE_MAX_TIERS];
+    static unsigned n;
+    const char *problem = place_libnuma();
     if (!problem)
-        problem = missing_nodes(t->config, why[told++ % PLACE_MAX_TIERS], sizeof why[0]);
+        problem = missing_nodes(t->config, why[n % PLACE_MAX_TIERS], sizeof why[0]);
     if (problem) {
         t->unavailable = problem;
         return -1;
     }
-    return place_arena_tier(t, bind_range, t->config);
+    struct place_binding *b = &bindings[n++ % PLACE_MAX_TIERS];
+    *b = (struct place_binding){place_numa_mode(t->config->policy, t->config->nodes),
+                                t->config->nodes, false};
+    struct place_arena_spec spec = {.bind = place_numa_bind, .arg = b};
+    return place_arena_tier(t, &spec);
 }
 
-/* The tier's nodes together: their memory and what is free of it. */
-static int numa_stats(struct place_tier *t, size_t *total, size_t *free)
+int place_numa_size(uint64_t nodes, size_t *total, size_t *free)
 {
     *total = *free = 0;
     for (unsigned n = 0; n < 64; n++)
-        if (t->config->nodes >> n & 1) {
+        if (nodes >> n & 1) {
             long long f = 0, size = nl.node_size64((int)n, &f);
             if (size < 0)
                 return -1;
@@ -113,6 +121,11 @@ static int numa_stats(struct place_tier *t, size_t *total, size_t *free)
             *free += (size_t)f;
         }
     return 0;
+}
+
+static int numa_stats(struct place_tier *t, size_t *total, size_t *free)
+{
+    return place_numa_size(t->config->nodes, total, free);
 }
 
 const struct place_tier_ops place_numa_ops = {

@@ -100,3 +100,52 @@ INI
     grep -Eq '^libplace: far +numa +20.0 MiB ' "$BATS_TEST_TMPDIR/limited.report"
     grep -Eq '^libplace: far +2 +2 +0 ' "$BATS_TEST_TMPDIR/limited.report"
 }
+
+# An hbw tier with policy $1 and page size $2.
+hbw_policy() {
+    cat >"$BATS_TEST_TMPDIR/hbw-$1-$2.ini" <<INI
+[libplace]
+report = $BATS_TEST_TMPDIR/hbw-$1-$2.report
+[tier hbw]
+kind = hbw
+policy = $1
+pagesize = $2
+[rule big]
+size = 4M..
+to = hbw, dram
+INI
+}
+
+@test "hbw tiers: node 1, found by memkind from HMAT, holds each policy's pages; 2M pages once reserved" {
+    for p in bind bind_all preferred interleave; do hbw_policy $p 4K; done
+    hbw_policy bind THP
+    hbw_policy bind 2M
+    run vm --hmat --share "$BATS_TEST_TMPDIR" -- sh -c '
+        cd "$1"
+        for p in bind-4K bind_all-4K preferred-4K interleave-4K bind-THP; do
+            echo "$p:"
+            LD_PRELOAD="$2" LIBPLACE_POLICY=hbw-$p.ini /usr/bin/python3 "$3" 2
+        done
+        echo "interleave over 0,1:"
+        MEMKIND_HBW_NODES=0,1 LD_PRELOAD="$2" LIBPLACE_POLICY=hbw-interleave-4K.ini /usr/bin/python3 "$3" 2
+        echo "2M without huge pages:"
+        LD_PRELOAD="$2" LIBPLACE_POLICY=hbw-bind-2M.ini /usr/bin/python3 "$3" 1
+        mv hbw-bind-2M.report hbw-bind-2M.none
+        echo 24 >/sys/devices/system/node/node1/hugepages/hugepages-2048kB/nr_hugepages
+        echo "2M:"
+        LD_PRELOAD="$2" LIBPLACE_POLICY=hbw-bind-2M.ini /usr/bin/python3 "$3" 2' \
+        sh "$BATS_TEST_TMPDIR" "$LIB" "$BATS_TEST_DIRNAME/where.py"
+    assert_success
+    for p in bind-4K bind_all-4K preferred-4K bind-THP; do
+        [ "$(sed -n "/^$p:/,/^[a-z].*:\$/p" <<<"$output" | grep -Ec '^buffer [01]: node 1 204[78]$')" -eq 2 ]
+    done
+    # the only HBW node: interleave over it is node 1 alone; with both named, both hold pages
+    [ "$(sed -n '/^interleave-4K:/,/^bind-THP:/p' <<<"$output" | grep -Ec '^buffer [01]: node 1 204[78]$')" -eq 2 ]
+    [ "$(sed -n '/^interleave over 0,1:/,/^2M without/p' <<<"$output" |
+        awk -F'[ ,]+' '/^buffer/ && $4 == 0 && $7 == 1 && $5 > 500 && $8 > 500' | wc -l)" -eq 2 ]
+    # without huge pages the tier is unavailable and says why; the buffer went to dram
+    sed -n '/^2M without/,/^2M:/p' <<<"$output" | grep -Eq '^buffer 0: node 0 204[78]$'
+    grep -q "hbw: unavailable: pagesize = 2M, but the HBW nodes have no free 2M huge pages" "$BATS_TEST_TMPDIR/hbw-bind-2M.none"
+    [ "$(sed -n '/^2M:/,$p' <<<"$output" | grep -Ec '^buffer [01]: node 1 204[78]$')" -eq 2 ]
+    grep -Eq '^libplace: hbw +hbw +none +0 B ' "$BATS_TEST_TMPDIR/hbw-bind-2M.report"
+}

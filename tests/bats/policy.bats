@@ -156,3 +156,15 @@ libplace: policy not loaded (3 errors): the program does not start (on_error = a
     assert_equal "$status" 125
     [[ "$stderr" == "libplace: /nonexistent.ini: cannot open it; expected a readable policy file"* ]]
 }
+
+@test "hbw: without HBW the tier says why memkind finds none; MEMKIND_HBW_NODES names HBW nodes" {
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_REPORT=stderr LIBPLACE_RULES="name=big size=1M.. to=hbw,dram" \
+        /usr/bin/python3 -c 'x = [bytearray(2 << 20) for i in range(3)]'
+    assert_success
+    grep -q "^libplace: hbw: unavailable: memkind finds no high-bandwidth memory here (hbw_check_available() = 19); MEMKIND_HBW_NODES=N names HBW nodes" <<<"$stderr"
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_REPORT=stderr LIBPLACE_RULES="name=big size=1M.. to=hbw,dram" MEMKIND_HBW_NODES=0 \
+        /usr/bin/python3 -c 'x = [bytearray(2 << 20) for i in range(3)]'
+    assert_success
+    grep -Eq "^libplace: hbw +hbw +none +0 B +7.5 MiB +3 +3$" <<<"$stderr"
+    grep -Eq "big -> hbw 6.0 MiB$" <<<"$stderr"
+}

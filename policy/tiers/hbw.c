@@ -1,0 +1,134 @@
+/* hbw: high-bandwidth memory, the nodes memkind finds (MEMKIND_HBW_NODES, or the
+ * firmware's bandwidth attributes), with hbwmalloc's policies:
+ *   bind       the HBW nodes closest to the CPU that starts the program, and only them
+ *   bind_all   every HBW node, and only them
+ *   preferred  the closest HBW nodes first, other memory when they are full (default)
+ *   interleave pages spread over every HBW node
+ * and page sizes 4K, THP (transparent huge pages, asked for with madvise) or 2M
+ * (hugetlb pages, reserved as the range is mapped, so a fault never finds none).
+ *
+ * Like a numa tier it is an arena bound to its nodes (policy/tiers/numa.c); memkind
+ * only says which nodes those are. */
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "../../config/policy.h"
+#include "../arena.h"
+#include "../fmt.h"
+#include "../tier.h"
+#include "numa.h"
+
+#ifndef MAP_HUGE_2MB
+#define MAP_HUGE_2MB (21 << MAP_HUGE_SHIFT)
+#endif
+
+enum { WHY = 200 };
+
+/* The free 2M huge pages of the nodes, from sysfs. */
+static size_t free_huge_pages(uint64_t nodes)
+{
+    size_t sum = 0;
+    for (unsigned n = 0; n < 64; n++) {
+        if (!(nodes >> n & 1))
+            continue;
+        char path[96], text[32] = "";
+        struct place_buf b = PLACE_BUF(path);
+        place_bprintf(
+            &b, "/sys/devices/system/node/node%u/hugepages/hugepages-2048kB/free_hugepages", n);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        ssize_t got = read(fd, text, sizeof text - 1);
+        close(fd);
+        for (ssize_t k = 0; k < got && text[k] >= '0' && text[k] <= '9'; k++)
+            sum = sum * 10 + (size_t)(text[k] - '0');
+    }
+    return sum;
+}
+
+/* The tier's nodes as memkind finds them, or 0 with why said. */
+static uint64_t hbw_nodes(const struct place_tier_config *c, char *why)
+{
+    struct place_buf b = {.s = why, .cap = WHY};
+    int (*available)(void) = (int (*)(void))place_memkind_sym("hbw_check_available");
+    typedef int (*mask_fn)(void *, unsigned long *, unsigned long);
+    bool all = c->policy == PLACE_MPOL_BIND_ALL || c->policy == PLACE_MPOL_INTERLEAVE;
+    mask_fn get = (mask_fn)place_memkind_sym(all ? "memkind_hbw_all_get_mbind_nodemask"
+                                                 : "memkind_hbw_get_mbind_nodemask");
+    if (!available || !get) {
+        place_bprintf(&b, "libmemkind.so.0 cannot be loaded, or lacks hbwmalloc's calls");
+        return 0;
+    }
+    int rc = available();
+    unsigned long mask[2] = {0, 0};
+    if (rc != 0 || get(NULL, mask, sizeof mask * 8) != 0 || !mask[0]) {
+        place_bprintf(&b,
+                      "memkind finds no high-bandwidth memory here (hbw_check_available() = %d); "
+                      "MEMKIND_HBW_NODES=N names HBW nodes, placerun --tiers shows what there is",
+                      rc);
+        return 0;
+    }
+    return mask[0];
+}
+
+/* Each hbw tier's binding, by tier: the report asks for its nodes' memory. */
+static struct {
+    struct place_tier *t;
+    struct place_binding b;
+} bound[PLACE_MAX_TIERS];
+
+static int hbw_init(struct place_tier *t)
+{
+    static char why[PLACE_MAX_TIERS][WHY];
+    static unsigned n;
+    const struct place_tier_config *c = t->config;
+    char *w = why[n % PLACE_MAX_TIERS];
+    bound[n % PLACE_MAX_TIERS].t = t;
+    struct place_binding *b = &bound[n++ % PLACE_MAX_TIERS].b;
+    const char *problem = place_libnuma();
+    uint64_t nodes = problem ? 0 : hbw_nodes(c, w);
+    if (!problem && !nodes)
+        problem = w;
+    struct place_arena_spec spec = {.bind = place_numa_bind, .arg = b};
+    if (!problem && c->pagesize == PLACE_PAGE_2M) {
+        size_t pages = free_huge_pages(nodes);
+        if (!pages) {
+            struct place_buf m = {.s = w, .cap = WHY};
+            place_bprintf(&m, "pagesize = 2M, but the HBW nodes have no free 2M huge pages "
+                              "(reserve some in /sys/devices/system/node/nodeN/hugepages/"
+                              "hugepages-2048kB/nr_hugepages)");
+            problem = w;
+        }
+        spec.len = pages << 21;
+        spec.flags = MAP_HUGETLB | MAP_HUGE_2MB;
+    }
+    if (problem) {
+        t->unavailable = problem;
+        return -1;
+    }
+    enum place_mempolicy policy =
+        c->policy == PLACE_MPOL_DEFAULT ? PLACE_MPOL_PREFERRED : c->policy;
+    *b = (struct place_binding){place_numa_mode(policy, nodes), nodes,
+                                c->pagesize == PLACE_PAGE_THP};
+    return place_arena_tier(t, &spec);
+}
+
+static int hbw_stats(struct place_tier *t, size_t *total, size_t *free)
+{
+    for (unsigned k = 0; k < PLACE_MAX_TIERS; k++)
+        if (bound[k].t == t)
+            return place_numa_size(bound[k].b.nodes, total, free);
+    return -1;
+}
+
+const struct place_tier_ops place_hbw_ops = {
+    .kind = "hbw",
+    .init = hbw_init,
+    .alloc = place_arena_alloc,
+    .free = place_arena_free,
+    .usable_size = place_arena_usable,
+    .stats = hbw_stats,
+    .good_size = place_arena_good_size,
+    .zalloc = place_arena_zalloc,
+};
