@@ -40,6 +40,10 @@ static void node(struct place_node_row *n, struct place_tier *t, int signal)
     size_t total, free;
     if (t->ops && !t->unavailable && t->ops->stats(t, &total, &free) == 0)
         n->machine = true, n->total = total, n->free = free;
+    /* not from a signal handler: a full check reads the whole range's page table */
+    if (!signal && place_config.verify != PLACE_VERIFY_OFF && t->ops && t->ops->verify &&
+        !t->unavailable)
+        n->checked = t->ops->verify(t, place_config.verify == PLACE_VERIFY_ALL, &n->verified) == 0;
 }
 
 /* The site table holds one entry per (address, rule, tier): rows join an address's and

@@ -16,6 +16,8 @@ struct place_node_row {
     int64_t bytes, peak;
     bool machine; /* total and free are known */
     uint64_t total, free;
+    bool checked; /* verified holds the kernel's word on where the tier's pages are */
+    struct place_verified verified;
 };
 
 /* One call site (return address) of one rule, with where its blocks went. */

@@ -136,6 +136,18 @@ static void text_nodes(int fd, const struct place_gathered *g)
                        place_size_str(free, (int64_t)n->free));
         }
     }
+    for (unsigned k = 0; k < g->ntiers; k++) {
+        const struct place_verified *v = &g->nodes[k].verified;
+        if (!g->nodes[k].checked)
+            continue;
+        uint64_t permille = v->looked ? v->placed * 1000 / v->looked : 0;
+        place_line(fd, "%s: %llu.%llu%% of %s%llu resident page%s on its nodes (move_pages)%s",
+                   g->nodes[k].t->name, (unsigned long long)(permille / 10),
+                   (unsigned long long)(permille % 10), v->all ? "all " : "",
+                   (unsigned long long)(v->all ? v->looked : v->resident),
+                   v->resident == 1 ? "" : "s",
+                   v->all || v->looked == v->resident ? "" : ", from a sample");
+    }
     char batch[PLACE_SIZE_STR];
     place_line(fd, "dram counts what glibc served; its peak is exact to within %s per thread",
                place_size_str(batch, PLACE_STATS_BATCH));

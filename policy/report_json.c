@@ -97,6 +97,16 @@ static void nodes(struct place_json *j, const struct place_gathered *g)
         } else {
             place_json_str(j, "machine", NULL);
         }
+        if (n->checked) {
+            place_json_open(j, "verified", '{');
+            place_json_uint(j, "resident", n->verified.resident);
+            place_json_uint(j, "looked", n->verified.looked);
+            place_json_uint(j, "placed", n->verified.placed);
+            place_json_bool(j, "exhaustive", n->verified.all);
+            place_json_close(j, '}');
+        } else {
+            place_json_str(j, "verified", NULL);
+        }
         place_json_open(j, "timeline", '[');
         for (unsigned p = 0; p < line->n; p++) {
             place_json_open(j, NULL, '[');

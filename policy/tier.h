@@ -14,6 +14,13 @@
 struct place_tier;
 struct place_tier_config;
 
+/* What the kernel says of a tier's pages (move_pages): of `resident` pages looked at
+ * (all of them, or a sample spread over them), `placed` are on the tier's nodes. */
+struct place_verified {
+    uint64_t resident, looked, placed;
+    bool all;
+};
+
 struct place_tier_ops {
     const char *kind; /* "dram", "hbw", ... */
     /* required */
@@ -23,10 +30,10 @@ struct place_tier_ops {
     size_t (*usable_size)(struct place_tier *, const void *p);
     int (*stats)(struct place_tier *, size_t *total, size_t *free);
     /* optional (NULL when the tier has nothing to offer) */
-    size_t (*good_size)(size_t size, size_t align);              /* the usable size alloc gives */
-    void *(*zalloc)(struct place_tier *, size_t size);           /* zeroed, cheaper than memset */
-    size_t (*reclaim)(struct place_tier *, size_t want);         /* release cached memory */
-    int (*verify)(struct place_tier *, const void *p, size_t n); /* pages where they belong */
+    size_t (*good_size)(size_t size, size_t align);      /* the usable size alloc gives */
+    void *(*zalloc)(struct place_tier *, size_t size);   /* zeroed, cheaper than memset */
+    size_t (*reclaim)(struct place_tier *, size_t want); /* release cached memory */
+    int (*verify)(struct place_tier *, bool all, struct place_verified *); /* see below */
 };
 
 struct place_tier {

@@ -122,6 +122,14 @@ static int hbw_stats(struct place_tier *t, size_t *total, size_t *free)
     return -1;
 }
 
+static int hbw_verify(struct place_tier *t, bool all, struct place_verified *v)
+{
+    for (unsigned k = 0; k < PLACE_MAX_TIERS; k++)
+        if (bound[k].t == t)
+            return place_numa_verify(t, bound[k].b.nodes, all, v);
+    return -1;
+}
+
 const struct place_tier_ops place_hbw_ops = {
     .kind = "hbw",
     .init = hbw_init,
@@ -131,4 +139,5 @@ const struct place_tier_ops place_hbw_ops = {
     .stats = hbw_stats,
     .good_size = place_arena_good_size,
     .zalloc = place_arena_zalloc,
+    .verify = hbw_verify,
 };

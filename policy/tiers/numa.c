@@ -23,6 +23,7 @@ static struct {
     int (*isbitset)(const struct bitmask *, unsigned);
     struct bitmask **mems; /* numa_all_nodes_ptr: the nodes with memory this task may use */
     long (*mbind)(void *, unsigned long, int, const unsigned long *, unsigned long, unsigned);
+    int (*move_pages)(int, unsigned long, void **, const int *, int *, int);
 } nl;
 
 const char *place_libnuma(void)
@@ -38,7 +39,10 @@ const char *place_libnuma(void)
     nl.isbitset = (int (*)(const struct bitmask *, unsigned))dlsym(h, "numa_bitmask_isbitset");
     nl.mems = (struct bitmask **)dlsym(h, "numa_all_nodes_ptr");
     void *mb = dlsym(h, "mbind");
-    if (!nl.available || !nl.max_node || !nl.node_size64 || !nl.isbitset || !nl.mems || !mb)
+    nl.move_pages =
+        (int (*)(int, unsigned long, void **, const int *, int *, int))dlsym(h, "numa_move_pages");
+    if (!nl.available || !nl.max_node || !nl.node_size64 || !nl.isbitset || !nl.mems || !mb ||
+        !nl.move_pages)
         return "libnuma.so.1 lacks the calls libplace uses";
     if (nl.available() < 0)
         return "the kernel has no NUMA support (numa_available() < 0)";
@@ -123,6 +127,64 @@ int place_numa_size(uint64_t nodes, size_t *total, size_t *free)
     return 0;
 }
 
+/* The tier's range in windows of WINDOW pages: mincore says which are resident, and
+ * move_pages (with no target: a query) where the kernel holds them. A sample takes every
+ * stride-th resident page (stride 0: none, only counted), the stride chosen from a first count so
+ * that about SAMPLE pages are looked at; all looks at every one. */
+enum { WINDOW = 4096, SAMPLE = 1024 };
+
+static void scan(const struct place_arena *a, uint64_t nodes, uint64_t stride,
+                 struct place_verified *v)
+{
+    static unsigned char in[WINDOW];
+    static void *pages[WINDOW];
+    static int where[WINDOW];
+    const size_t page = 4096;
+    uint64_t seen = 0;
+    for (size_t off = 0; off < a->len; off += WINDOW * page) {
+        size_t len = a->len - off < WINDOW * page ? a->len - off : WINDOW * page;
+        char *base = (char *)a->lo + off;
+        if (mincore(base, len, in) != 0)
+            return;
+        unsigned n = 0;
+        for (size_t k = 0; k < len / page; k++)
+            if (in[k] & 1) {
+                if (stride && seen % stride == 0)
+                    pages[n++] = base + k * page;
+                seen++;
+            }
+        if (!n)
+            continue;
+        if (nl.move_pages(0, n, pages, NULL, where, 0) != 0)
+            return;
+        v->looked += n;
+        for (unsigned k = 0; k < n; k++)
+            v->placed += where[k] >= 0 && nodes >> where[k] & 1;
+    }
+    v->resident = seen;
+}
+
+int place_numa_verify(struct place_tier *t, uint64_t nodes, bool all, struct place_verified *v)
+{
+    const struct place_arena *a = t->state;
+    *v = (struct place_verified){.all = all};
+    if (!a || !nl.move_pages)
+        return -1;
+    uint64_t stride = 1;
+    if (!all) {
+        scan(a, nodes, 0, v); /* stride 0: count the resident pages only */
+        stride = v->resident > SAMPLE ? v->resident / SAMPLE : 1;
+        *v = (struct place_verified){.all = false};
+    }
+    scan(a, nodes, stride, v);
+    return 0;
+}
+
+static int numa_verify(struct place_tier *t, bool all, struct place_verified *v)
+{
+    return place_numa_verify(t, t->config->nodes, all, v);
+}
+
 static int numa_stats(struct place_tier *t, size_t *total, size_t *free)
 {
     return place_numa_size(t->config->nodes, total, free);
@@ -137,4 +199,5 @@ const struct place_tier_ops place_numa_ops = {
     .stats = numa_stats,
     .good_size = place_arena_good_size,
     .zalloc = place_arena_zalloc,
+    .verify = numa_verify,
 };

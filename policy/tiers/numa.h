@@ -27,4 +27,9 @@ const char *place_numa_bind(void *lo, size_t len, const void *binding);
 /* The memory of the nodes together, and what is free of it. 0, or -1. */
 int place_numa_size(uint64_t nodes, size_t *total, size_t *free);
 
+/* The verify operation over tier t's arena, for pages meant for nodes. */
+struct place_tier;
+struct place_verified;
+int place_numa_verify(struct place_tier *t, uint64_t nodes, bool all, struct place_verified *v);
+
 #endif

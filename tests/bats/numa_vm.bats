@@ -83,7 +83,9 @@ INI
         for p in bind preferred interleave limited; do
             echo "$p:"
             LD_PRELOAD="$2" LIBPLACE_POLICY=$p.ini /usr/bin/python3 "$3" 4
-        done' sh "$BATS_TEST_TMPDIR" "$LIB" "$BATS_TEST_DIRNAME/where.py"
+        done
+        "$4" --lib "$2" --verify -p bind.ini -r verified.report -- /usr/bin/python3 "$3" 1 >/dev/null' \
+        sh "$BATS_TEST_TMPDIR" "$LIB" "$BATS_TEST_DIRNAME/where.py" "$REPO/scripts/placerun"
     assert_success
     # every whole page of every buffer on node 1 (a buffer starts inside a page)
     [ "$(sed -n '/^bind:/,/^preferred:/p' <<<"$output" | grep -Ec '^buffer [0-3]: node 1 204[78]$')" -eq 4 ]
@@ -98,6 +100,10 @@ INI
     [ "$(sed -n '/^limited:/,$p' <<<"$output" | grep -Ec '^buffer [01]: node 1 204[78]$')" -eq 2 ]
     [ "$(sed -n '/^limited:/,$p' <<<"$output" | grep -Ec '^buffer [23]: node 0 204[78]$')" -eq 2 ]
     grep -Eq '^libplace: far +numa +20.0 MiB ' "$BATS_TEST_TMPDIR/limited.report"
+    # the report's own check agrees with the kernel: a sample at exit, every page with
+    # placerun --verify
+    grep -Eq '^libplace: far: 100.0% of [0-9]{4,} resident pages on its nodes \(move_pages\), from a sample$' "$BATS_TEST_TMPDIR/bind.report"
+    grep -Eq '^libplace: far: 100.0% of all [0-9]{4,} resident pages on its nodes \(move_pages\)$' "$BATS_TEST_TMPDIR/verified.report"
     grep -Eq '^libplace: far +2 +2 +0 ' "$BATS_TEST_TMPDIR/limited.report"
 }
 
