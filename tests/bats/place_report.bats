@@ -68,6 +68,7 @@ assert any(not n["available"] for n in d["nodes"])' "$DATA/rank0.json" "$DATA/ra
     assert_line --regexp '^pid +48211$'
     assert_line --regexp '^host +node017$'
     assert_line --regexp '^rank +0$'
+    assert_line "hbw: 97.7% of its pages on its nodes (a sample of 1024 of 4096 resident pages, move_pages)"
     assert_line --regexp '^start +2026-11-21 05:43:00 UTC$'
     assert_line --regexp '^seconds +42\.72$'
     assert_line --regexp '^threads +9 allocating, 1 at exit$'
