@@ -168,3 +168,21 @@ libplace: policy not loaded (3 errors): the program does not start (on_error = a
     grep -Eq "^libplace: hbw +hbw +none +0 B +7.5 MiB +3 +3$" <<<"$stderr"
     grep -Eq "big -> hbw 6.0 MiB$" <<<"$stderr"
 }
+
+@test "in an hbw tier (node 0 named HBW): the family at its edges as glibc, and stdio's last bytes through a pipe" {
+    # every allocation of the edge program that a window can hold goes to hbw; its
+    # answers are glibc's but for the usable sizes, which are the tier's own (jemalloc's
+    # size classes) and never less than asked
+    expected=$("$PROGS/edge" | sed -E 's/ usable [0-9]+//')
+    run env LD_PRELOAD="$LIB" MEMKIND_HBW_NODES=0 LIBPLACE_RULES="size=0..1G to=hbw" "$PROGS/edge"
+    assert_success
+    assert_equal "$(sed -E 's/ usable [0-9]+//' <<<"$output")" "$expected"
+    [ "$(grep -E '^malloc\([0-9]+\) usable' <<<"$output" | sed -E 's/^malloc\(([0-9]+)\) usable ([0-9]+)$/\1 \2/' |
+        awk '$2 < $1 || $2 > 2 * $1 + 16' | wc -l)" -eq 0 ]
+    # stdio's 4 KiB buffer is allocated in hbw and flushed by exit, after libplace's
+    # destructor: nothing is unmapped or destroyed, so the last bytes arrive
+    run bash -c "env LD_PRELOAD='$LIB' MEMKIND_HBW_NODES=0 LIBPLACE_REPORT='$BATS_TEST_TMPDIR/r' LIBPLACE_RULES='size=1K..8K to=hbw' '$PROGS/pipe_tail' 3 | cat"
+    assert_success
+    assert_output "$("$PROGS/pipe_tail" 3 | cat)"
+    grep -Eq '^libplace: hbw +hbw +none +[0-9.]+ KiB +[0-9.]+ KiB +[1-9][0-9]* ' "$BATS_TEST_TMPDIR/r"
+}
