@@ -31,9 +31,9 @@ enum {
     PLACE_OP_REPORT
 };
 
-/* One pointer, read and written atomically: the address found, or `absent`, or NULL
- * before the first look (threads that look at once all find the same answer). */
-static inline place_api_fn place_api_(void)
+/* Asks libplace, found on the first call: the address of place_api, or `absent`, kept in
+ * one pointer read and written atomically (threads that look at once find the same). */
+static inline long long place_ask_(int op, const char *node, const void *p, char *out, size_t cap)
 {
     static char absent;
     static void *found;
@@ -44,52 +44,48 @@ static inline place_api_fn place_api_(void)
             f = &absent;
         __atomic_store_n(&found, f, __ATOMIC_RELEASE);
     }
-    return f == (void *)&absent ? (place_api_fn)0 : (place_api_fn)(size_t)f;
+    if (f == (void *)&absent)
+        return PLACE_NOT_LOADED;
+    return ((place_api_fn)(size_t)f)(op, node, p, out, cap);
 }
 
 /* Whether libplace is loaded and placing (a policy that failed to load with
  * on_error = passthrough answers 0). */
 static inline int place_loaded(void)
 {
-    place_api_fn f = place_api_();
-    return f && f(PLACE_OP_QUERY_USED, "dram", NULL, NULL, 0) >= 0;
+    return place_ask_(PLACE_OP_QUERY_USED, "dram", NULL, NULL, 0) >= 0;
 }
 
 /* Bytes in use in node now. */
 static inline long long place_used(const char *node)
 {
-    place_api_fn f = place_api_();
-    return f ? f(PLACE_OP_QUERY_USED, node, NULL, NULL, 0) : PLACE_NOT_LOADED;
+    return place_ask_(PLACE_OP_QUERY_USED, node, NULL, NULL, 0);
 }
 
 /* The most bytes ever in use in node. */
 static inline long long place_peak(const char *node)
 {
-    place_api_fn f = place_api_();
-    return f ? f(PLACE_OP_QUERY_PEAK, node, NULL, NULL, 0) : PLACE_NOT_LOADED;
+    return place_ask_(PLACE_OP_QUERY_PEAK, node, NULL, NULL, 0);
 }
 
 /* node's limit in bytes; 0: none. */
 static inline long long place_limit(const char *node)
 {
-    place_api_fn f = place_api_();
-    return f ? f(PLACE_OP_QUERY_LIMIT, node, NULL, NULL, 0) : PLACE_NOT_LOADED;
+    return place_ask_(PLACE_OP_QUERY_LIMIT, node, NULL, NULL, 0);
 }
 
 /* What node can still take under its limit (0 when full or past it), or, without a limit,
  * the free memory the machine reports for it. */
 static inline long long place_available(const char *node)
 {
-    place_api_fn f = place_api_();
-    return f ? f(PLACE_OP_QUERY_AVAILABLE, node, NULL, NULL, 0) : PLACE_NOT_LOADED;
+    return place_ask_(PLACE_OP_QUERY_AVAILABLE, node, NULL, NULL, 0);
 }
 
 /* The name of the node holding block p (a pointer malloc and its family returned) into
  * out; returns its length, or PLACE_NOT_LOADED. A block no rule placed is "dram"'s. */
 static inline long long place_node_of(const void *p, char *out, size_t cap)
 {
-    place_api_fn f = place_api_();
-    return f ? f(PLACE_OP_NODE_OF, NULL, p, out, cap) : PLACE_NOT_LOADED;
+    return place_ask_(PLACE_OP_NODE_OF, NULL, p, out, cap);
 }
 
 /* Writes the report now: to dest ("stderr" or a path template, as LIBPLACE_REPORT), or
@@ -97,8 +93,7 @@ static inline long long place_node_of(const void *p, char *out, size_t cap)
  * reports, so it never meets the one at exit). 0, or PLACE_NOT_LOADED. */
 static inline int place_report_now(const char *dest)
 {
-    place_api_fn f = place_api_();
-    return f ? (int)f(PLACE_OP_REPORT, dest, NULL, NULL, 0) : (int)PLACE_NOT_LOADED;
+    return (int)place_ask_(PLACE_OP_REPORT, dest, NULL, NULL, 0);
 }
 
 #endif

@@ -69,8 +69,9 @@ static int create(struct place_arena *a, struct place_tier *t, size_t want,
                                    : "the kernel refused to reserve address space for it";
         return -1;
     }
-    if (spec && spec->bind && (*why = spec->bind(p, len, spec->arg)))
+    if (spec && spec->binding && (*why = place_numa_bind(p, len, spec->binding)))
         return -1;
+    a->nodes = spec && spec->binding ? spec->binding->nodes : 0;
     if (mk.create_fixed(p, len, &a->kind) != MEMKIND_SUCCESS) {
         *why = "memkind_create_fixed failed over its reserved range";
         return -1;

@@ -9,6 +9,9 @@
 #define PLACE_ARENA_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "tiers/numa.h"
 
 struct memkind;
 struct place_tier;
@@ -17,16 +20,16 @@ struct place_arena {
     void *lo;
     size_t len;
     struct memkind *kind;
+    uint64_t nodes; /* the NUMA nodes its pages are bound to; 0: the kernel's choice */
 };
 
 /* What an arena's range is: by default (spec NULL, or zero fields) as much address space
  * as the machine has memory, less when the kernel refuses that much (down to 64 MiB),
- * pages on demand. bind, when given, gives the range a NUMA policy before memkind sees
- * it (it returns NULL, or why it failed), so every page the program later touches is
- * placed by it. len and flags (MAP_HUGETLB...) replace the size and MAP_NORESERVE. */
+ * pages on demand. A binding gives the range its NUMA policy before memkind sees it, so
+ * every page the program later touches is placed by it. len and flags (MAP_HUGETLB...)
+ * replace the size and MAP_NORESERVE. */
 struct place_arena_spec {
-    const char *(*bind)(void *lo, size_t len, const void *arg);
-    const void *arg;
+    const struct place_binding *binding;
     size_t len;
     int flags;
 };

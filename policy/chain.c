@@ -44,6 +44,12 @@ static void watermark(struct place_tier *t, int64_t before, int64_t after)
         add(&t->stats.reclaimed, t->ops->reclaim(t, t->reclaim_to - room));
 }
 
+/* What a block of size bytes at align will count in tier t: its usable size. */
+static size_t charge(const struct place_tier *t, size_t size, size_t align)
+{
+    return t->ops->good_size ? t->ops->good_size(size, align) : size;
+}
+
 /* Why an attempt came back empty: the limit refused (frees may make room) or the tier's
  * memory did (they may not). */
 enum refusal { NONE, LIMIT, MEMORY };
@@ -55,8 +61,10 @@ static void *attempt(struct place_tier *t, size_t size, size_t align, enum place
                      bool force, enum refusal *why)
 {
     uint64_t limit = force ? 0 : t->limit;
-    size_t want = t->ops->good_size ? t->ops->good_size(size, align) : size;
-    int64_t before = atomic_load_explicit(&t->stats.bytes, memory_order_relaxed);
+    size_t want = charge(t, size, align);
+    /* only watermarks need the count before (reclaim_below is 0 without a limit) */
+    int64_t before =
+        t->reclaim_below ? atomic_load_explicit(&t->stats.bytes, memory_order_relaxed) : 0;
     *why = LIMIT;
     if (!place_stats_reserve(&t->stats, (int64_t)want, limit))
         return NULL;
@@ -78,7 +86,7 @@ static void *attempt(struct place_tier *t, size_t size, size_t align, enum place
     if (call == PLACE_CALLOC && (align || !t->ops->zalloc))
         memset(p, 0, size);
     add(&t->stats.allocs, 1);
-    if (t->reclaim_below && t->limit)
+    if (t->reclaim_below)
         watermark(t, before, before + (int64_t)got);
     if (force && t->limit) {
         int64_t over =
@@ -122,7 +130,7 @@ static enum outcome try_tier(struct place_tier *t, const struct place_rule_confi
     if ((*out = attempt(t, size, align, call, false, &why)))
         return SERVED;
     add(&t->stats.refused, 1);
-    size_t want = t->ops->good_size ? t->ops->good_size(size, align) : size;
+    size_t want = charge(t, size, align);
     if (t->ops->reclaim) {
         add(&t->stats.reclaimed, t->ops->reclaim(t, want));
         if ((*out = attempt(t, size, align, call, false, &why)))

@@ -1,9 +1,7 @@
 #include "dry.h"
 
 #include <pthread.h>
-#include <string.h>
 
-#include "../shim/free.h"
 #include "../shim/glibc.h"
 #include "../shim/thread.h"
 #include "chain.h"
@@ -51,9 +49,8 @@ void *place_dry_alloc(unsigned tier, size_t size, size_t align, enum place_call 
     return p;
 }
 
-/* Whether p is in the map, with its planned size in *bytes; with take, removes it and
- * releases it from its tier. */
-static bool lookup(void *p, bool take, size_t *bytes)
+/* The planned tier that holds p, or -1; with take, p leaves the map and its tier. */
+static int lookup(void *p, bool take)
 {
     unsigned s = stripe(p);
     struct dry *e;
@@ -63,53 +60,28 @@ static bool lookup(void *p, bool take, size_t *bytes)
         HASH_DEL(stripes[s].map, e);
     pthread_mutex_unlock(&stripes[s].lock);
     if (!e)
-        return false;
-    *bytes = e->bytes;
+        return -1;
+    int tier = (int)e->tier;
     if (take) {
-        struct place_tier_stats *st = &place_tiers[e->tier]->stats;
+        struct place_tier_stats *st = &place_tiers[tier]->stats;
         atomic_fetch_add_explicit(&st->frees, 1, memory_order_relaxed);
         place_stats_release(st, (int64_t)e->bytes);
         __libc_free(e);
         place_timeline_tick();
     }
-    return true;
+    return tier;
 }
 
 int place_dry_tier(void *p)
 {
-    unsigned s = stripe(p);
-    struct dry *e;
-    pthread_mutex_lock(&stripes[s].lock);
-    HASH_FIND_PTR(stripes[s].map, &p, e);
-    int tier = e ? (int)e->tier : -1;
-    pthread_mutex_unlock(&stripes[s].lock);
-    return tier;
+    return lookup(p, false);
 }
 
 bool place_dry_free(void *p)
 {
-    size_t bytes;
-    if (!lookup(p, true, &bytes))
+    if (lookup(p, true) < 0)
         return false;
     __libc_free(p);
-    return true;
-}
-
-bool place_dry_realloc(void *p, size_t size, uintptr_t ra, void **out)
-{
-    size_t planned;
-    if (!lookup(p, false, &planned))
-        return false;
-    size_t old = place_glibc_usable(p); /* the program may use all of it, as with glibc */
-    /* the policy decides again; p stays where it is until the new block exists */
-    void *q = size ? place_alloc(size, 0, PLACE_MALLOC, ra) : NULL;
-    if (q) {
-        memcpy(q, p, old < size ? old : size);
-        place_free(p);
-    } else if (!size) {
-        place_dry_free(p);
-    }
-    *out = q;
     return true;
 }
 

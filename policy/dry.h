@@ -15,6 +15,9 @@ void *place_dry_alloc(unsigned tier, size_t size, size_t align, enum place_call 
 /* The planned tier that holds p, or -1. */
 int place_dry_tier(void *p);
 
+/* If p was placed in a planned tier: releases it there, frees it and returns true. */
+bool place_dry_free(void *p);
+
 /* Fork: the map's locks are taken before and released after. */
 void place_dry_prefork(void);
 void place_dry_postfork(void);

@@ -20,7 +20,7 @@ void place_report_mark_start(pid_t forked_from)
     place_run.forked_from = forked_from;
 }
 
-static const char *mpi_rank(void)
+const char *place_mpi_rank(void)
 {
     static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
                                        "SLURM_PROCID"};
@@ -29,7 +29,7 @@ static const char *mpi_rank(void)
         if (v && *v)
             return v;
     }
-    return "0";
+    return NULL;
 }
 
 /* The time as 20261121T054300Z. Not gmtime_r: its first call sets up glibc's time zone
@@ -80,7 +80,7 @@ int place_report_path(const char *tmpl, char *out, size_t cap)
             break;
         }
         case 'r':
-            place_bprintf(&b, "%s", mpi_rank());
+            place_bprintf(&b, "%s", place_mpi_rank() ? place_mpi_rank() : "0");
             break;
         case 't':
             utc_stamp(&b, place_run.wall);

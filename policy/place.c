@@ -203,15 +203,14 @@ void *place_realloc(void *p, size_t size, uintptr_t ra)
     return q;
 }
 
-void *place_tier_realloc(struct place_tier *t, void *p, size_t size, uintptr_t ra)
+void *place_realloc_placed(void *p, size_t old, size_t size, uintptr_t ra)
 {
     if (size == 0) {
-        place_tier_free(t, p);
+        place_free(p);
         return NULL;
     }
-    size_t old = t->ops->usable_size(t, p);
     /* a block that still fits stays, unless it would keep more than twice what it holds
-     * charged against the tier */
+     * charged against its tier */
     if (size <= old && size > old / 2)
         return p;
     /* the policy decides where the block lives now, limits and all */

@@ -28,7 +28,7 @@ static inline bool place_in_window(size_t size)
 }
 
 /* Whether this is a dry run: tiers this machine lacks are planned for, not skipped, and
- * what they would hold comes from glibc, recorded per pointer (see place_dry_free). */
+ * what they would hold comes from glibc, recorded per pointer (policy/dry.h). */
 extern bool place_dry_run;
 
 /* The rules, compiled from the policy, and their counters. */
@@ -54,18 +54,9 @@ void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
  * the block lives now. glibc's semantics. */
 void *place_realloc(void *p, size_t size, uintptr_t ra);
 
-/* In a dry run: if p was placed in a planned tier, releases it there, frees it and
- * returns true. */
-bool place_dry_free(void *p);
-
-/* In a dry run: if p was placed in a planned tier, reallocates it (the policy decides
- * again) into *out and returns true. */
-bool place_dry_realloc(void *p, size_t size, uintptr_t ra, void **out);
-
-/* realloc of a block tier t placed: kept when it still fits, else the policy decides
- * where the bigger block lives (glibc's semantics). */
-struct place_tier;
-void *place_tier_realloc(struct place_tier *t, void *p, size_t size, uintptr_t ra);
+/* realloc of a block libplace placed in a tier (old: its usable size): kept when it
+ * still fits, else the policy decides where the block lives now (glibc's semantics). */
+void *place_realloc_placed(void *p, size_t old, size_t size, uintptr_t ra);
 
 /* Fork: the dry map's and the module table's locks are taken before and released after,
  * so that the child finds them consistent. */

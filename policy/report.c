@@ -244,13 +244,6 @@ static void report(int fd, int signal)
         report_text(fd, &g);
 }
 
-void place_report(int fd)
-{
-    take_turn(0);
-    report(fd, 0);
-    atomic_store(&busy, false);
-}
-
 /* A report asked for while the program runs (a signal, place_report_now) goes to a file
  * of its own: the path with .N appended (N counts them), so that neither it nor the exit
  * report clobbers the other. */

@@ -21,15 +21,16 @@ extern struct place_run place_run;
  * parent's pid; 0 at start). */
 void place_report_mark_start(pid_t forked_from);
 
+/* The MPI rank from OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK or SLURM_PROCID, or NULL
+ * outside MPI. */
+const char *place_mpi_rank(void);
+
 /* Expands a report path template into out (cap bytes): %p pid, %h host name, %r MPI rank
  * (OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK or SLURM_PROCID; 0 outside MPI), %t the start
  * time (UTC, 20261121T054300Z), %% a percent sign. With out NULL it only checks the
  * template. Returns 0, or -1 for an empty template, an unknown token or a result that
  * does not fit. */
 int place_report_path(const char *tmpl, char *out, size_t cap);
-
-/* Writes the report to fd, in the policy's report_format. */
-void place_report(int fd);
 
 /* The JSON form (docs/report.schema.json) of gathered figures. */
 struct place_gathered;

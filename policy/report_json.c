@@ -18,15 +18,9 @@ extern char *program_invocation_short_name;
 
 static void header(struct place_json *j, const struct place_gathered *g)
 {
-    char host[256] = "unknown-host", start[32];
-    gethostname(host, sizeof host - 1);
+    char host[256], start[32];
+    place_report_path("%h", host, sizeof host);
     place_report_path("%t", start, sizeof start);
-    const char *rank = NULL;
-    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
-                                       "SLURM_PROCID"};
-    for (unsigned k = 0; k < 4 && !rank; k++)
-        if (getenv(vars[k]) && *getenv(vars[k]))
-            rank = getenv(vars[k]);
     place_json_str(j, "schema", "libplace-report");
     place_json_int(j, "version", 1);
     place_json_int(j, "pid", getpid());
@@ -36,7 +30,7 @@ static void header(struct place_json *j, const struct place_gathered *g)
         place_json_str(j, "forked_from", NULL);
     place_json_str(j, "program", program_invocation_short_name);
     place_json_str(j, "host", host);
-    place_json_str(j, "rank", rank);
+    place_json_str(j, "rank", place_mpi_rank());
     place_json_str(j, "start", start);
     place_json_milli(j, "seconds", g->ms);
     place_json_str(j, "signal", g->signal ? sigabbrev_np(g->signal) : NULL);

@@ -1,7 +1,7 @@
 /* Per-tier accounting.
  *
  * Every counter libplace keeps lives in struct place_stats, one place_tier_stats per
- * tier; place_report() is the one function that prints them.
+ * tier; the report (policy/gather.c) is what reads them.
  *
  * The pass-through path (an allocation no rule placed, which glibc serves) is the hot
  * one, so it does not touch these atomics per call: each thread counts into its own

@@ -41,6 +41,7 @@ struct place_tier {
     const struct place_tier_ops *ops;       /* NULL for a kind this build cannot place into */
     const struct place_tier_config *config; /* NULL for the default dram tier */
     const char *unavailable;                /* NULL, or why this machine cannot offer the tier */
+    char reason[192];                       /* an unavailable naming this machine's details */
     uint64_t limit;                         /* bytes; 0: none */
     uint64_t reclaim_below, reclaim_to;     /* watermarks as free room in bytes; 0: none */
     struct place_tier_stats stats;

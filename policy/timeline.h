@@ -16,6 +16,10 @@
 enum { PLACE_TIMELINE_POINTS = 512 };
 
 extern bool place_timeline_on;
+extern _Atomic int64_t place_timeline_next; /* when the next sample is due */
+
+/* CLOCK_MONOTONIC_COARSE in nanoseconds. */
+int64_t place_coarse_ns(void);
 
 /* Starts sampling (only when a report will be written), with a first point now. */
 void place_timeline_start(void);
@@ -28,8 +32,6 @@ void place_timeline_restart(void);
 /* On an event: a sample if the interval has passed. A clock read when on. */
 static inline void place_timeline_tick(void)
 {
-    extern _Atomic int64_t place_timeline_next;
-    extern int64_t place_coarse_ns(void);
     if (__builtin_expect(place_timeline_on, 0) &&
         place_coarse_ns() >= atomic_load_explicit(&place_timeline_next, memory_order_relaxed))
         place_timeline_sample();

@@ -4,6 +4,7 @@
 #ifndef PLACE_FREE_H
 #define PLACE_FREE_H
 
+#include "../policy/dry.h"
 #include "../policy/place.h"
 #include "glibc.h"
 #include "owner.h"

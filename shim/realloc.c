@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "../policy/dry.h"
 #include "../policy/place.h"
 #include "export.h"
 #include "glibc.h"
@@ -14,10 +15,9 @@ static inline void *resize(void *p, size_t size, uintptr_t ra)
     if (p) {
         struct place_tier *t = place_owner(p);
         if (__builtin_expect(t != NULL, 0))
-            return place_tier_realloc(t, p, size, ra);
-        void *q;
-        if (__builtin_expect(place_dry_run, 0) && place_dry_realloc(p, size, ra, &q))
-            return q;
+            return place_realloc_placed(p, t->ops->usable_size(t, p), size, ra);
+        if (__builtin_expect(place_dry_run, 0) && place_dry_tier(p) >= 0)
+            return place_realloc_placed(p, place_glibc_usable(p), size, ra);
     }
     /* a size in a window is the policy's: it may move the block to another tier */
     if (__builtin_expect(place_in_window(size), 0) && (size || !p))

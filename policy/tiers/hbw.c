@@ -23,8 +23,6 @@
 #define MAP_HUGE_2MB (21 << MAP_HUGE_SHIFT)
 #endif
 
-enum { WHY = 200 };
-
 /* The free 2M huge pages of the nodes, from sysfs. */
 static size_t free_huge_pages(uint64_t nodes)
 {
@@ -47,10 +45,11 @@ static size_t free_huge_pages(uint64_t nodes)
     return sum;
 }
 
-/* The tier's nodes as memkind finds them, or 0 with why said. */
-static uint64_t hbw_nodes(const struct place_tier_config *c, char *why)
+/* The tier's nodes as memkind finds them, or 0 with why said in t->reason. */
+static uint64_t hbw_nodes(struct place_tier *t)
 {
-    struct place_buf b = {.s = why, .cap = WHY};
+    const struct place_tier_config *c = t->config;
+    struct place_buf b = PLACE_BUF(t->reason);
     int (*available)(void) = (int (*)(void))place_memkind_sym("hbw_check_available");
     typedef int (*mask_fn)(void *, unsigned long *, unsigned long);
     bool all = c->policy == PLACE_MPOL_BIND_ALL || c->policy == PLACE_MPOL_INTERLEAVE;
@@ -72,34 +71,19 @@ static uint64_t hbw_nodes(const struct place_tier_config *c, char *why)
     return mask[0];
 }
 
-/* Each hbw tier's binding, by tier: the report asks for its nodes' memory. */
-static struct {
-    struct place_tier *t;
-    struct place_binding b;
-} bound[PLACE_MAX_TIERS];
-
 static int hbw_init(struct place_tier *t)
 {
-    static char why[PLACE_MAX_TIERS][WHY];
-    static unsigned n;
     const struct place_tier_config *c = t->config;
-    char *w = why[n % PLACE_MAX_TIERS];
-    bound[n % PLACE_MAX_TIERS].t = t;
-    struct place_binding *b = &bound[n++ % PLACE_MAX_TIERS].b;
     const char *problem = place_libnuma();
-    uint64_t nodes = problem ? 0 : hbw_nodes(c, w);
+    uint64_t nodes = problem ? 0 : hbw_nodes(t);
     if (!problem && !nodes)
-        problem = w;
-    struct place_arena_spec spec = {.bind = place_numa_bind, .arg = b};
+        problem = t->reason;
+    struct place_arena_spec spec = {0};
     if (!problem && c->pagesize == PLACE_PAGE_2M) {
         size_t pages = free_huge_pages(nodes);
-        if (!pages) {
-            struct place_buf m = {.s = w, .cap = WHY};
-            place_bprintf(&m, "pagesize = 2M, but the HBW nodes have no free 2M huge pages "
-                              "(reserve some in /sys/devices/system/node/nodeN/hugepages/"
-                              "hugepages-2048kB/nr_hugepages)");
-            problem = w;
-        }
+        if (!pages)
+            problem = "pagesize = 2M, but the HBW nodes have no free 2M huge pages (reserve some "
+                      "in /sys/devices/system/node/nodeN/hugepages/hugepages-2048kB/nr_hugepages)";
         spec.len = pages << 21;
         spec.flags = MAP_HUGETLB | MAP_HUGE_2MB;
     }
@@ -109,25 +93,10 @@ static int hbw_init(struct place_tier *t)
     }
     enum place_mempolicy policy =
         c->policy == PLACE_MPOL_DEFAULT ? PLACE_MPOL_PREFERRED : c->policy;
-    *b = (struct place_binding){place_numa_mode(policy, nodes), nodes,
-                                c->pagesize == PLACE_PAGE_THP};
+    struct place_binding binding = {place_numa_mode(policy, nodes), nodes,
+                                    c->pagesize == PLACE_PAGE_THP};
+    spec.binding = &binding;
     return place_arena_tier(t, &spec);
-}
-
-static int hbw_stats(struct place_tier *t, size_t *total, size_t *free)
-{
-    for (unsigned k = 0; k < PLACE_MAX_TIERS; k++)
-        if (bound[k].t == t)
-            return place_numa_size(bound[k].b.nodes, total, free);
-    return -1;
-}
-
-static int hbw_verify(struct place_tier *t, bool all, struct place_verified *v)
-{
-    for (unsigned k = 0; k < PLACE_MAX_TIERS; k++)
-        if (bound[k].t == t)
-            return place_numa_verify(t, bound[k].b.nodes, all, v);
-    return -1;
 }
 
 const struct place_tier_ops place_hbw_ops = {
@@ -136,8 +105,8 @@ const struct place_tier_ops place_hbw_ops = {
     .alloc = place_arena_alloc,
     .free = place_arena_free,
     .usable_size = place_arena_usable,
-    .stats = hbw_stats,
+    .stats = place_numa_stats,
     .good_size = place_arena_good_size,
     .zalloc = place_arena_zalloc,
-    .verify = hbw_verify,
+    .verify = place_numa_verify,
 };

@@ -65,9 +65,8 @@ int place_numa_mode(enum place_mempolicy policy, uint64_t nodes)
     }
 }
 
-const char *place_numa_bind(void *lo, size_t len, const void *arg)
+const char *place_numa_bind(void *lo, size_t len, const struct place_binding *b)
 {
-    const struct place_binding *b = arg;
     unsigned long mask = (unsigned long)b->nodes;
     if (nl.mbind(lo, len, b->mode, &mask, sizeof mask * 8 + 1, 0) != 0)
         return "mbind refused the tier's nodes and policy";
@@ -76,48 +75,44 @@ const char *place_numa_bind(void *lo, size_t len, const void *arg)
     return NULL;
 }
 
-/* Why the tier's nodes cannot be used here, in `why` (static: read by the report). */
-static const char *missing_nodes(const struct place_tier_config *c, char *why, size_t cap)
+/* Why the tier's nodes cannot be used here, written into t->reason; NULL if they can. */
+static const char *missing_nodes(struct place_tier *t)
 {
+    uint64_t nodes = t->config->nodes;
+    int max = nl.max_node();
     for (unsigned n = 0; n < 64; n++)
-        if (c->nodes >> n & 1 && (n > (unsigned)nl.max_node() || !nl.isbitset(*nl.mems, n))) {
-            struct place_buf b = {.s = why, .cap = cap};
+        if (nodes >> n & 1 && (n > (unsigned)max || !nl.isbitset(*nl.mems, n))) {
+            struct place_buf b = PLACE_BUF(t->reason);
             place_bprintf(&b, "node %u %s (this machine has node%s 0", n,
-                          n > (unsigned)nl.max_node() ? "does not exist"
-                                                      : "has no memory this process may use",
-                          nl.max_node() ? "s" : "");
-            if (nl.max_node())
-                place_bprintf(&b, "-%d", nl.max_node());
+                          n > (unsigned)max ? "does not exist"
+                                            : "has no memory this process may use",
+                          max ? "s" : "");
+            if (max)
+                place_bprintf(&b, "-%d", max);
             place_bprintf(&b, "; placerun --tiers lists them)");
-            return why;
+            return t->reason;
         }
     return NULL;
 }
 
 static int numa_init(struct place_tier *t)
 {
-    static char why[PLACE_MAX_TIERS][160];
-    static struct place_binding bindings[PLACE_MAX_TIERS];
-    static unsigned n;
     const char *problem = place_libnuma();
-    if (!problem)
-        problem = missing_nodes(t->config, why[n % PLACE_MAX_TIERS], sizeof why[0]);
-    if (problem) {
+    if (problem || (problem = missing_nodes(t))) {
         t->unavailable = problem;
         return -1;
     }
-    struct place_binding *b = &bindings[n++ % PLACE_MAX_TIERS];
-    *b = (struct place_binding){place_numa_mode(t->config->policy, t->config->nodes),
-                                t->config->nodes, false};
-    struct place_arena_spec spec = {.bind = place_numa_bind, .arg = b};
-    return place_arena_tier(t, &spec);
+    const struct place_tier_config *c = t->config;
+    struct place_binding b = {place_numa_mode(c->policy, c->nodes), c->nodes, false};
+    return place_arena_tier(t, &(struct place_arena_spec){.binding = &b});
 }
 
-int place_numa_size(uint64_t nodes, size_t *total, size_t *free)
+int place_numa_stats(struct place_tier *t, size_t *total, size_t *free)
 {
+    const struct place_arena *a = t->state;
     *total = *free = 0;
     for (unsigned n = 0; n < 64; n++)
-        if (nodes >> n & 1) {
+        if (a->nodes >> n & 1) {
             long long f = 0, size = nl.node_size64((int)n, &f);
             if (size < 0)
                 return -1;
@@ -164,9 +159,10 @@ static void scan(const struct place_arena *a, uint64_t nodes, uint64_t stride,
     v->resident = seen;
 }
 
-int place_numa_verify(struct place_tier *t, uint64_t nodes, bool all, struct place_verified *v)
+int place_numa_verify(struct place_tier *t, bool all, struct place_verified *v)
 {
     const struct place_arena *a = t->state;
+    uint64_t nodes = a ? a->nodes : 0;
     *v = (struct place_verified){.all = all};
     if (!a || !nl.move_pages)
         return -1;
@@ -180,24 +176,14 @@ int place_numa_verify(struct place_tier *t, uint64_t nodes, bool all, struct pla
     return 0;
 }
 
-static int numa_verify(struct place_tier *t, bool all, struct place_verified *v)
-{
-    return place_numa_verify(t, t->config->nodes, all, v);
-}
-
-static int numa_stats(struct place_tier *t, size_t *total, size_t *free)
-{
-    return place_numa_size(t->config->nodes, total, free);
-}
-
 const struct place_tier_ops place_numa_ops = {
     .kind = "numa",
     .init = numa_init,
     .alloc = place_arena_alloc,
     .free = place_arena_free,
     .usable_size = place_arena_usable,
-    .stats = numa_stats,
+    .stats = place_numa_stats,
     .good_size = place_arena_good_size,
     .zalloc = place_arena_zalloc,
-    .verify = numa_verify,
+    .verify = place_numa_verify,
 };

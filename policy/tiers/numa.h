@@ -21,15 +21,15 @@ struct place_binding {
 
 int place_numa_mode(enum place_mempolicy policy, uint64_t nodes);
 
-/* The place_arena_spec bind for a struct place_binding. */
-const char *place_numa_bind(void *lo, size_t len, const void *binding);
+/* Binds [lo, lo + len) as b says; NULL, or why it failed. */
+const char *place_numa_bind(void *lo, size_t len, const struct place_binding *b);
 
-/* The memory of the nodes together, and what is free of it. 0, or -1. */
-int place_numa_size(uint64_t nodes, size_t *total, size_t *free);
-
-/* The verify operation over tier t's arena, for pages meant for nodes. */
+/* The stats and verify operations of a tier that is an arena bound to nodes (numa, hbw):
+ * the memory of its nodes together and what is free of it; where the kernel holds its
+ * pages. */
 struct place_tier;
 struct place_verified;
-int place_numa_verify(struct place_tier *t, uint64_t nodes, bool all, struct place_verified *v);
+int place_numa_stats(struct place_tier *t, size_t *total, size_t *free);
+int place_numa_verify(struct place_tier *t, bool all, struct place_verified *v);
 
 #endif

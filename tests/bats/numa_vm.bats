@@ -56,28 +56,23 @@ print("rc", numa.numa_move_pages(0, 16, pages, None, status, 0), "nodes", sorted
     run -127 "$REPO/scripts/numa-vm" -- /nonexistent/program
 }
 
-# A numa tier named far on $2 with policy $1 (and more keys in $3), for buffers of 8 MiB.
-numa_policy() {
-    cat >"$BATS_TEST_TMPDIR/$1.ini" <<INI
-[libplace]
-report = $BATS_TEST_TMPDIR/$1.report
-[tier far]
-kind = numa
-nodes = $2
-policy = $1
-$3
-[rule big]
-size = 4M..
-to = far, dram
-INI
+# Policy $1.ini (its report: $1.report): a tier named $2 with the keys $3..., and a rule
+# sending blocks of 4 MiB and more to it, then to dram.
+tier_policy() {
+    local name=$1 tier=$2
+    shift 2
+    {
+        printf '[libplace]\nreport = %s/%s.report\n[tier %s]\n' "$BATS_TEST_TMPDIR" "$name" "$tier"
+        printf '%s\n' "$@"
+        printf '[rule big]\nsize = 4M..\nto = %s, dram\n' "$tier"
+    } >"$BATS_TEST_TMPDIR/$name.ini"
 }
 
 @test "numa tiers: the kernel holds each policy's pages where it says (bind, preferred, interleave, a limit)" {
-    numa_policy bind 1
-    numa_policy preferred 1
-    numa_policy interleave 0-1
-    cp "$BATS_TEST_TMPDIR/bind.ini" "$BATS_TEST_TMPDIR/limited.ini"
-    sed -i 's/^report = .*/report = limited.report/; s/^policy = bind/policy = bind\nlimit = 20M/' "$BATS_TEST_TMPDIR/limited.ini"
+    tier_policy bind far "kind = numa" "nodes = 1" "policy = bind"
+    tier_policy preferred far "kind = numa" "nodes = 1" "policy = preferred"
+    tier_policy interleave far "kind = numa" "nodes = 0-1" "policy = interleave"
+    tier_policy limited far "kind = numa" "nodes = 1" "policy = bind" "limit = 20M"
     run vm --share "$BATS_TEST_TMPDIR" -- sh -c '
         cd "$1"
         for p in bind preferred interleave limited; do
@@ -107,25 +102,10 @@ INI
     grep -Eq '^libplace: far +2 +2 +0 ' "$BATS_TEST_TMPDIR/limited.report"
 }
 
-# An hbw tier with policy $1 and page size $2.
-hbw_policy() {
-    cat >"$BATS_TEST_TMPDIR/hbw-$1-$2.ini" <<INI
-[libplace]
-report = $BATS_TEST_TMPDIR/hbw-$1-$2.report
-[tier hbw]
-kind = hbw
-policy = $1
-pagesize = $2
-[rule big]
-size = 4M..
-to = hbw, dram
-INI
-}
-
 @test "hbw tiers: node 1, found by memkind from HMAT, holds each policy's pages; 2M pages once reserved" {
-    for p in bind bind_all preferred interleave; do hbw_policy $p 4K; done
-    hbw_policy bind THP
-    hbw_policy bind 2M
+    for p in bind-4K bind_all-4K preferred-4K interleave-4K bind-THP bind-2M; do
+        tier_policy "hbw-$p" hbw "kind = hbw" "policy = ${p%-*}" "pagesize = ${p#*-}"
+    done
     run vm --hmat --share "$BATS_TEST_TMPDIR" -- sh -c '
         cd "$1"
         for p in bind-4K bind_all-4K preferred-4K interleave-4K bind-THP; do
@@ -150,7 +130,10 @@ INI
     [ "$(sed -n '/^interleave over 0,1:/,/^2M without/p' <<<"$output" |
         awk -F'[ ,]+' '/^buffer/ && $4 == 0 && $7 == 1 && $5 > 500 && $8 > 500' | wc -l)" -eq 2 ]
     # without huge pages the tier is unavailable and says why; the buffer went to dram
-    sed -n '/^2M without/,/^2M:/p' <<<"$output" | grep -Eq '^buffer 0: node 0 204[78]$'
+    sed -n '/^2M without/,/^2M:/p' <<<"$output" | grep -Eq '^buffer 0: node 0 204[78]$' || {
+        echo "$output" # seen once under load, not reproduced: show what the kernel said
+        false
+    }
     grep -q "hbw: unavailable: pagesize = 2M, but the HBW nodes have no free 2M huge pages" "$BATS_TEST_TMPDIR/hbw-bind-2M.none"
     [ "$(sed -n '/^2M:/,$p' <<<"$output" | grep -Ec '^buffer [01]: node 1 204[78]$')" -eq 2 ]
     grep -Eq '^libplace: hbw +hbw +none +0 B ' "$BATS_TEST_TMPDIR/hbw-bind-2M.report"

@@ -214,19 +214,25 @@ True True"
 
 # -- usage -------------------------------------------------------------------------------
 
+# placerun ARGS (split on spaces) must fail as a usage error: status 2, nothing on
+# stdout, one line saying what is wrong and a usage line on stderr.
+usage_error() {
+    # shellcheck disable=SC2086
+    run --separate-stderr "$PLACERUN" $1
+    assert_equal "$status" 2
+    assert_output ""
+    [ "${#stderr_lines[@]}" -eq 2 ] || {
+        echo "placerun $1: $stderr"
+        return 1
+    }
+    [[ ${stderr_lines[0]} == "placerun: "* ]]
+    [[ ${stderr_lines[1]} == "usage: placerun "* ]]
+}
+
 @test "usage errors: one line saying what is wrong, a usage line, status 2" {
     for args in "--bogus -- /bin/true" "-p" "--rule" "" "-r x" "--check" "--check a.ini b.ini" \
         "-p a.ini --check b.ini" "--dry-run=yes -- /bin/true"; do
-        # shellcheck disable=SC2086
-        run --separate-stderr "$PLACERUN" $args
-        assert_equal "$status" 2
-        assert_output ""
-        [ "${#stderr_lines[@]}" -eq 2 ] || {
-            echo "placerun $args: $stderr"
-            return 1
-        }
-        [[ ${stderr_lines[0]} == "placerun: "* ]]
-        [[ ${stderr_lines[1]} == "usage: placerun "* ]]
+        usage_error "$args"
     done
 }
 
@@ -420,14 +426,7 @@ C
 @test "--tiers and --verify: usage errors, and --help tells of both" {
     for args in "--tiers --check" "--tiers -- /bin/true" "--tiers pol.ini" "--verify --check x.ini" \
         "--verify --tiers" "--verify" "--tiers=yes" "--verify=all -- /bin/true"; do
-        # shellcheck disable=SC2086
-        run --separate-stderr "$PLACERUN" $args
-        assert_equal "$status" 2
-        assert_output ""
-        [ "${#stderr_lines[@]}" -eq 2 ] || {
-            echo "placerun $args: $stderr"
-            return 1
-        }
+        usage_error "$args"
         [[ ${stderr_lines[1]} == "usage: placerun "*"--verify"*"placerun --tiers"* ]]
     done
     run --separate-stderr "$PLACERUN" --help
