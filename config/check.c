@@ -50,9 +50,8 @@ static void check_limits(struct place_policy *p, struct place_tier_config *t)
 
 static void check_tier(struct place_policy *p, struct place_tier_config *t)
 {
-    bool named_kind = false;
-    for (int k = 0; place_kind_names[k]; k++)
-        named_kind |= strcmp(t->name, place_kind_names[k]) == 0;
+    enum place_kind kind;
+    bool named_kind = place_policy_kind_of(t->name, &kind);
     if (t->declared && !(t->seen & 1u << PLACE_TKEY_KIND) && !named_kind)
         place_policy_error(p, &t->at,
                            "[tier %s] has no kind; expected kind = dram, hbw, numa, "
@@ -110,7 +109,7 @@ static void resolve_chain(struct place_policy *p, struct place_rule_config *r)
         if (!t) {
             place_policy_error(p, &r->to_at,
                                "to: no tier named '%s'; expected a tier declared with [tier %s] "
-                               "or one of dram, hbw, pinned, managed",
+                               "or one of dram, hbw, pinned, managed, deviceN",
                                name, name);
             continue;
         }
@@ -118,6 +117,11 @@ static void resolve_chain(struct place_policy *p, struct place_rule_config *r)
             place_policy_error(p, &r->to_at,
                                "to: %s is GPU memory, which only CUDA calls can use; expected "
                                "api = cuda or api = any for a chain with a device tier",
+                               name);
+        if (t->kind <= PLACE_NUMA && r->api == PLACE_API_CUDA)
+            place_policy_error(p, &r->to_at,
+                               "to: %s is host memory the GPU cannot reach; expected device, "
+                               "managed or pinned tiers in the chain of an api = cuda rule",
                                name);
         r->chain[k] = (uint8_t)(t - p->tiers);
     }

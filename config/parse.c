@@ -35,13 +35,31 @@ void place_policy_error(struct place_policy *p, const struct place_origin *at, c
         p->error(p->error_ctx, line);
 }
 
+/* deviceN names GPU N's tier; a name is at most PLACE_NAME_MAX - 1 characters */
+static bool device_name(const char *name)
+{
+    size_t digits = strspn(name + (strncmp(name, "device", 6) == 0 ? 6 : 0), "0123456789");
+    return strncmp(name, "device", 6) == 0 && digits > 0 && digits <= 4 && !name[6 + digits];
+}
+
+bool place_policy_kind_of(const char *name, enum place_kind *kind)
+{
+    for (int k = 0; place_kind_names[k]; k++)
+        if (strcmp(name, place_kind_names[k]) == 0) {
+            *kind = (enum place_kind)k;
+            return true;
+        }
+    if (!device_name(name))
+        return false;
+    *kind = PLACE_DEVICE;
+    return true;
+}
+
 static void tier_defaults(struct place_tier_config *t, const char *name)
 {
     memset(t, 0, sizeof *t);
     strcpy(t->name, name);
-    for (int k = 0; place_kind_names[k]; k++)
-        if (strcmp(name, place_kind_names[k]) == 0)
-            t->kind = (enum place_kind)k;
+    place_policy_kind_of(name, &t->kind);
     size_t n = strlen(name);
     while (n && isdigit((unsigned char)name[n - 1]))
         n--;
@@ -88,7 +106,7 @@ bool place_policy_implied(const char *name)
     for (int k = 0; kinds[k]; k++)
         if (strcmp(name, kinds[k]) == 0)
             return true;
-    return false;
+    return device_name(name);
 }
 
 static struct place_rule_config *new_rule(struct place_policy *p, const char *name,

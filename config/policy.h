@@ -59,7 +59,7 @@ struct place_tier_config {
     enum place_mempolicy policy;
     enum place_pagesize pagesize;
     uint64_t nodes; /* NUMA node mask */
-    int device;
+    int device; /* device tiers: the GPU's index */
     uint64_t chunk_initial, chunk_max;
     unsigned chunk_growth;
     int location;                         /* managed: -2 the driver decides, -1 host, N device N */
@@ -137,8 +137,13 @@ void place_policy_set(struct place_policy *p, const struct place_origin *at, con
  * declaring it (hbw, pinned, managed), a tier of that kind is added if implied is true. */
 struct place_tier_config *place_policy_tier(struct place_policy *p, const char *name, bool implied);
 
-/* Whether name is a kind a chain may name without declaring it: hbw, pinned, managed. */
+/* Whether name is a kind a chain may name without declaring it: hbw, pinned, managed,
+ * deviceN (GPU N's memory). */
 bool place_policy_implied(const char *name);
+
+/* The kind a tier of this name has without a kind key: a kind's own name, or device for
+ * deviceN. False for any other name. */
+bool place_policy_kind_of(const char *name, enum place_kind *kind);
 
 /* Resolves chains, adds implied tiers and checks what needs the whole policy (a kind's
  * required keys, keys that do not fit the kind). Call once, after everything is added. */

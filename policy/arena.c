@@ -55,16 +55,10 @@ static int create(struct place_arena *a, struct place_tier *t, size_t want,
      * pages are reserved as mapped instead, so that a fault never finds none (SIGBUS). */
     if ((*why = load_memkind()))
         return -1;
-    void *p = MAP_FAILED;
     int flags = spec && spec->flags ? spec->flags : MAP_NORESERVE;
     size_t len = spec && spec->len ? spec->len : want < ARENA_MIN ? ARENA_MIN : want;
-    size_t least = spec && spec->len ? spec->len : ARENA_MIN;
-    for (; len >= least; len /= 2) {
-        p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
-        if (p != MAP_FAILED)
-            break;
-    }
-    if (p == MAP_FAILED) {
+    void *p = place_reserve(&len, spec && spec->len ? spec->len : ARENA_MIN, flags);
+    if (!p) {
         *why = spec && spec->flags ? "the kernel refused to map the huge pages it needs"
                                    : "the kernel refused to reserve address space for it";
         return -1;
@@ -85,12 +79,27 @@ static int create(struct place_arena *a, struct place_tier *t, size_t want,
     return 0;
 }
 
+void *place_reserve(size_t *len, size_t least, int flags)
+{
+    for (; *len >= least; *len /= 2) {
+        void *p = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
+        if (p != MAP_FAILED)
+            return p;
+    }
+    return NULL;
+}
+
+size_t place_ram(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? (size_t)pages * (size_t)page : (size_t)1 << 34;
+}
+
 int place_arena_tier(struct place_tier *t, const struct place_arena_spec *spec)
 {
     static struct place_arena arenas[PLACE_MAX_TIERS];
     static unsigned n;
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    size_t total = pages > 0 && page > 0 ? (size_t)pages * (size_t)page : (size_t)1 << 34;
+    size_t total = place_ram();
     if (n == PLACE_MAX_TIERS)
         return -1;
     const char *why;

@@ -38,6 +38,14 @@ struct place_arena_spec {
  * with t->unavailable saying what failed. The operations below then serve t. */
 int place_arena_tier(struct place_tier *t, const struct place_arena_spec *spec);
 
+/* Reserves address space: *len bytes, halved while the kernel refuses (strict
+ * overcommit) down to least; mmap's flags besides private and anonymous. NULL when even
+ * least is refused; *len is what was mapped. */
+void *place_reserve(size_t *len, size_t least, int flags);
+
+/* The machine's memory in bytes. */
+size_t place_ram(void);
+
 /* A function of libmemkind (loaded if it is not yet), or NULL. */
 void *place_memkind_sym(const char *name);
 

@@ -75,7 +75,7 @@ static void *attempt(struct place_tier *t, size_t size, size_t align, enum place
         *why = MEMORY;
         return NULL;
     }
-    size_t got = t->ops->usable_size(t, p);
+    size_t got = t->ops->usable_size ? t->ops->usable_size(t, p) : want;
     if (got > want && !place_stats_reserve(&t->stats, (int64_t)(got - want), limit)) {
         t->ops->free(t, p, got);
         place_tier_release(t, (int64_t)want);
@@ -165,6 +165,16 @@ static void skip(struct place_tier *t, const struct place_rule_config *r)
         place_warn("rule %s skips tier %s: %s", r->name, t->name, t->unavailable);
 }
 
+/* Whether tier t can serve call at all: GPU memory only CUDA calls, host memory the GPU
+ * cannot reach only the malloc family; pinned and managed memory both. */
+static bool serves(const struct place_tier *t, enum place_call call)
+{
+    enum place_kind kind = t->config ? t->config->kind : PLACE_DRAM;
+    if (call == PLACE_CUDA)
+        return kind == PLACE_DEVICE || kind == PLACE_PINNED || kind == PLACE_MANAGED;
+    return kind != PLACE_DEVICE;
+}
+
 void *place_chain(const struct place_rule_config *r, size_t size, size_t align,
                   enum place_call call, unsigned *tier)
 {
@@ -178,6 +188,8 @@ void *place_chain(const struct place_rule_config *r, size_t size, size_t align,
         unsigned i = r->chain[k];
         struct place_tier *t = place_tiers[i];
         void *p = NULL;
+        if (!serves(t, call))
+            continue;
         if (i == 0) { /* glibc's dram: no limit, no ranges, counted by the shim */
             p = place_glibc(size, align, call);
         } else if (place_dry_run) {
@@ -185,7 +197,7 @@ void *place_chain(const struct place_rule_config *r, size_t size, size_t align,
                 p = place_dry_alloc(i, size, align, call);
             else
                 add(&t->stats.refused, 1), add(&t->stats.fallbacks_out, 1);
-        } else if (t->unavailable) {
+        } else if (!place_tier_ready(t)) {
             skip(t, r);
             continue;
         } else if (try_tier(t, r, size, a, call, &p) == FAILED) {
@@ -199,6 +211,8 @@ void *place_chain(const struct place_rule_config *r, size_t size, size_t align,
         }
         refused = true;
     }
+    if (call == PLACE_CUDA) /* out of memory: no host memory stands in for the GPU's */
+        return NULL;
     if (r->on_full == PLACE_FAIL) {
         if (refused) /* a dry run's planned tiers all refused */
             add(&place_tiers[r->chain[r->nchain - 1]]->stats.failures, 1);
@@ -215,7 +229,7 @@ unsigned place_chain_first(const struct place_rule_config *r)
 {
     for (unsigned k = 0; k < r->nchain; k++) {
         unsigned i = r->chain[k];
-        if (i == 0 || place_dry_run || !place_tiers[i]->unavailable)
+        if (i == 0 || place_dry_run || (serves(place_tiers[i], PLACE_MALLOC) && !place_tiers[i]->unavailable))
             return i;
     }
     return 0;

@@ -13,6 +13,7 @@
 #include "out.h"
 #include "site.h"
 #include "modules.h"
+#include "pool.h"
 #include "tier.h"
 
 struct place_window place_window = {SIZE_MAX, 0};
@@ -20,7 +21,7 @@ bool place_dry_run;
 struct place_rule place_rules[PLACE_MAX_RULES];
 unsigned place_nrules;
 
-static unsigned site_depth; /* the deepest site search of any malloc rule */
+static unsigned site_depth; /* the deepest site search of any rule */
 
 void place_policy_start(const struct place_policy *policy)
 {
@@ -30,6 +31,8 @@ void place_policy_start(const struct place_policy *policy)
     for (unsigned k = 0; k < policy->nrules; k++) {
         const struct place_rule_config *r = &policy->rules[k];
         place_rules[k].config = r;
+        if (r->patterns && r->depth > site_depth)
+            site_depth = r->depth;
         if (!(r->api & PLACE_API_MALLOC))
             continue;
         if (r->min < lo)
@@ -37,8 +40,6 @@ void place_policy_start(const struct place_policy *policy)
         size_t max = r->max > SIZE_MAX ? SIZE_MAX : (size_t)r->max;
         if (max > hi)
             hi = max;
-        if (r->patterns && r->depth > site_depth)
-            site_depth = r->depth;
     }
     if (policy->npatterns)
         place_modules_start(policy);
@@ -46,14 +47,13 @@ void place_policy_start(const struct place_policy *policy)
         place_window = (struct place_window){lo, hi - lo};
 }
 
-/* The first malloc rule that takes this allocation, or -1. */
-static int match(size_t size, uintptr_t ra)
+int place_match(unsigned api, size_t size, uintptr_t ra)
 {
     const uint64_t *cum = NULL;
     unsigned frames = 0;
     for (unsigned k = 0; k < place_nrules; k++) {
         const struct place_rule_config *r = place_rules[k].config;
-        if (!(r->api & PLACE_API_MALLOC) || size < r->min || size > r->max)
+        if (!(r->api & api) || size < r->min || size > r->max)
             continue;
         if (!r->patterns)
             return (int)k;
@@ -117,7 +117,7 @@ unsigned place_sites_top(struct place_site_count *out, unsigned n, unsigned *tot
     return got;
 }
 
-static void count_rule(int rule, uintptr_t ra, unsigned tier, size_t size)
+void place_count_rule(int rule, uintptr_t ra, unsigned tier, size_t size)
 {
     struct place_rule_stats *s = &place_rules[rule].stats;
     atomic_fetch_add_explicit(&s->hits, 1, memory_order_relaxed);
@@ -140,7 +140,7 @@ static void *serve(int rule, size_t size, size_t align, enum place_call call, ui
     void *p = rule < 0 ? place_glibc(size, align, call)
                        : place_chain(place_rules[rule].config, size, align, call, tier);
     if (p && rule >= 0)
-        count_rule(rule, ra, *tier, size);
+        place_count_rule(rule, ra, *tier, size);
     return p;
 }
 
@@ -166,7 +166,7 @@ void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
     int saved = errno;
     uint8_t was = place_guard_enter();
     unsigned tier;
-    void *p = serve(match(size, ra), size, align, call, ra, &tier);
+    void *p = serve(place_match(PLACE_API_MALLOC, size, ra), size, align, call, ra, &tier);
     return done(p, tier, was, saved);
 }
 
@@ -182,7 +182,7 @@ void *place_realloc(void *p, size_t size, uintptr_t ra)
     if (place_self.state != PLACE_THREAD_BUSY) {
         int saved = errno;
         uint8_t was = place_guard_enter();
-        int rule = match(size, ra);
+        int rule = place_match(PLACE_API_MALLOC, size, ra);
         if (rule >= 0 && place_chain_first(place_rules[rule].config) != 0) {
             size_t old = place_glibc_usable(p);
             unsigned tier;
@@ -194,7 +194,7 @@ void *place_realloc(void *p, size_t size, uintptr_t ra)
         }
         place_guard_leave(was);
         if (rule >= 0)
-            count_rule(rule, ra, 0, size);
+            place_count_rule(rule, ra, 0, size);
     }
     size_t old = place_glibc_usable(p);
     void *q = __libc_realloc(p, size);
@@ -226,10 +226,12 @@ void place_policy_prefork(void)
 {
     place_modules_prefork();
     place_dry_prefork();
+    place_pools_prefork();
 }
 
 void place_policy_postfork(void)
 {
+    place_pools_postfork();
     place_dry_postfork();
     place_modules_postfork();
 }

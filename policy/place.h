@@ -43,8 +43,17 @@ extern unsigned place_nrules;
  * the modules loaded now. */
 void place_policy_start(const struct place_policy *policy);
 
-/* What the shim's entry points ask for. */
-enum place_call { PLACE_MALLOC, PLACE_CALLOC, PLACE_ALIGNED };
+/* What the shim's entry points ask for: the malloc family's three shapes, or memory a
+ * GPU can use (the CUDA allocation calls; chains serve it from device, managed and
+ * pinned tiers only, and end in NULL rather than dram). */
+enum place_call { PLACE_MALLOC, PLACE_CALLOC, PLACE_ALIGNED, PLACE_CUDA };
+
+/* The first rule for api (PLACE_API_MALLOC or PLACE_API_CUDA) that takes size bytes
+ * asked for from return address ra, or -1. */
+int place_match(unsigned api, size_t size, uintptr_t ra);
+
+/* Counts an allocation rule placed in tier (its hits, bytes and site). */
+void place_count_rule(int rule, uintptr_t ra, unsigned tier, size_t size);
 
 /* A placed allocation of size bytes (for PLACE_ALIGNED with alignment align), requested
  * from the code at return address ra. glibc's semantics: NULL and ENOMEM on failure. */

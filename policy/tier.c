@@ -8,17 +8,15 @@
 
 struct place_tier *place_tiers[PLACE_MAX_TIERS + 1] = {&place_dram, NULL};
 
-/* Why a kind cannot place memory yet: each arrives with its own support. */
-static const char *const not_built[] = {
-    [PLACE_PINNED] = "this libplace does not place into pinned yet (CUDA support is to come)",
-    [PLACE_MANAGED] = "this libplace does not place into managed yet (CUDA support is to come)",
-    [PLACE_DEVICE] = "this libplace does not place into device yet (CUDA support is to come)",
-};
-
 static const struct place_tier_ops *const built[] = {
     [PLACE_DRAM] = &place_dram_arena_ops,
     [PLACE_HBW] = &place_hbw_ops,
     [PLACE_NUMA] = &place_numa_ops,
+#ifdef PLACE_HAVE_CUDA
+    [PLACE_PINNED] = &place_pinned_ops,
+    [PLACE_MANAGED] = &place_managed_ops,
+    [PLACE_DEVICE] = &place_device_ops,
+#endif
 };
 
 void place_tiers_init(const struct place_policy *policy)
@@ -33,7 +31,7 @@ void place_tiers_init(const struct place_policy *policy)
                                  .ops = c->kind < sizeof built / sizeof built[0] ? built[c->kind]
                                                                                  : NULL};
         if (!t->ops)
-            t->unavailable = not_built[c->kind];
+            t->unavailable = "this libplace was built without cuda.h (meson -Dcudaheaders=DIR)";
         if (c->limit && c->reclaim_min) {
             t->reclaim_below = c->limit / 100 * c->reclaim_min;
             t->reclaim_to = c->limit / 100 * c->reclaim_target;
@@ -55,9 +53,29 @@ void place_tier_release(struct place_tier *t, int64_t bytes)
     }
 }
 
+bool place_tier_ready(struct place_tier *t)
+{
+    int state = atomic_load_explicit(&t->prepared, memory_order_acquire);
+    if (__builtin_expect(state != 2, 0) && !t->unavailable) {
+        if (!t->ops->prepare)
+            return true;
+        state = 0;
+        if (!atomic_compare_exchange_strong(&t->prepared, &state, 1))
+            return false; /* another thread is preparing it */
+        if (t->ops->prepare(t) != 0 && !t->unavailable)
+            t->unavailable = "it could not be prepared";
+        atomic_store_explicit(&t->prepared, 2, memory_order_release);
+    }
+    return !t->unavailable;
+}
+
 void place_tier_free(struct place_tier *t, void *p)
 {
-    size_t usable = t->ops->usable_size(t, p);
+    place_tier_free_sized(t, p, t->ops->usable_size(t, p));
+}
+
+void place_tier_free_sized(struct place_tier *t, void *p, size_t usable)
+{
     atomic_fetch_add_explicit(&t->stats.frees, 1, memory_order_relaxed);
     t->ops->free(t, p, usable);
     place_tier_release(t, (int64_t)usable);

@@ -27,9 +27,12 @@ struct place_tier_ops {
     int (*init)(struct place_tier *);
     void *(*alloc)(struct place_tier *, size_t size, size_t align); /* align 0: malloc's */
     void (*free)(struct place_tier *, void *p, size_t usable);
-    size_t (*usable_size)(struct place_tier *, const void *p);
     int (*stats)(struct place_tier *, size_t *total, size_t *free);
     /* optional (NULL when the tier has nothing to offer) */
+    size_t (*usable_size)(struct place_tier *, const void *p); /* NULL: good_size's answer */
+    /* work that must wait for the tier's first use (loading a driver): 0, or -1 with
+     * the tier's unavailable set */
+    int (*prepare)(struct place_tier *);
     size_t (*good_size)(size_t size, size_t align);      /* the usable size alloc gives */
     void *(*zalloc)(struct place_tier *, size_t size);   /* zeroed, cheaper than memset */
     size_t (*reclaim)(struct place_tier *, size_t want); /* release cached memory */
@@ -45,10 +48,12 @@ struct place_tier {
     uint64_t limit;                         /* bytes; 0: none */
     uint64_t reclaim_below, reclaim_to;     /* watermarks as free room in bytes; 0: none */
     struct place_tier_stats stats;
-    _Atomic bool told; /* the first skip of an unavailable tier has been reported */
+    _Atomic bool told;     /* the first skip of an unavailable tier has been reported */
+    _Atomic bool refusals; /* the first refusal of its driver has been reported */
     /* on_full = wait: threads waiting for room, and the futex word a free bumps */
     _Atomic uint32_t waiters, wake;
-    void *state; /* the tier's own (an arena, a pool) */
+    _Atomic int prepared; /* 0 not yet, 1 under way, 2 done */
+    void *state;          /* the tier's own (an arena, a pool) */
 };
 
 /* The default tier: glibc's allocator. Allocations no rule places are counted here. */
@@ -64,8 +69,23 @@ extern const struct place_tier_ops place_numa_ops;
 /* hbw: an arena bound to the nodes memkind finds as HBW (policy/tiers/hbw.c). */
 extern const struct place_tier_ops place_hbw_ops;
 
-/* The policy's tiers in its order, dram first, NULL-terminated. */
+/* The CUDA kinds (policy/tiers/pinned.c, managed.c, device.c): pools of chunks the
+ * driver page-locks or allocates, and a GPU's own memory. */
+extern const struct place_tier_ops place_pinned_ops, place_managed_ops, place_device_ops;
+
+/* The machine's memory and how much of it is free: the stats of host memory tiers. */
+int place_host_stats(struct place_tier *t, size_t *total, size_t *free);
+
+/* The policy's tiers in its order, dram first, NULL-terminated; then a tier for each
+ * GPU the policy does not name, added when the CUDA driver starts. */
 extern struct place_tier *place_tiers[];
+
+/* Whether t can serve now: prepared on its first use (a thread that finds another
+ * preparing it is told no rather than made to wait) and not unavailable. */
+bool place_tier_ready(struct place_tier *t);
+
+/* free() of a block whose usable size the caller knows. */
+void place_tier_free_sized(struct place_tier *t, void *p, size_t usable);
 
 /* free() of a pointer tier t placed (the shim found it in t's ranges): releases its
  * bytes, and wakes threads waiting for room. */

@@ -62,7 +62,11 @@ __attribute__((constructor)) static void place_init(void)
     if (place_options.refuse)
         _exit(PLACE_REFUSED_STATUS);
     bool reporting = place_options.report && !place_options.untouched;
-    bool placing = place_config.nrules && !place_options.untouched;
+    /* a GPU's tier keeps its limit on every device allocation, with or without rules */
+    bool devices = false;
+    for (unsigned k = 1; k < place_config.ntiers; k++)
+        devices |= place_config.tiers[k].kind == PLACE_DEVICE;
+    bool placing = (place_config.nrules || devices) && !place_options.untouched;
     place_tiers_init(placing ? &place_config : NULL);
     if (placing)
         place_policy_start(&place_config);

@@ -12,10 +12,17 @@ int place_owner_add(void *p, size_t len, struct place_tier *t)
     uintptr_t lo = (uintptr_t)p, hi = lo + len;
     int rc = -1;
     pthread_mutex_lock(&add_lock);
-    unsigned n = place_owners.n;
-    if (n < PLACE_MAX_RANGES && len > 0) {
-        place_owners.range[n] = (struct place_range){lo, hi, t};
-        __atomic_store_n(&place_owners.n, n + 1, __ATOMIC_RELEASE);
+    unsigned n = place_owners.n, k = 0;
+    while (k < n && place_owners.range[k].hi != 0) /* a removed range's slot first */
+        k++;
+    if (k < PLACE_MAX_RANGES && len > 0) {
+        struct place_range *r = &place_owners.range[k];
+        r->tier = t;
+        r->lo = lo;
+        /* hi last: a reader that sees it sees the rest */
+        __atomic_store_n(&r->hi, hi, __ATOMIC_RELEASE);
+        if (k == n)
+            __atomic_store_n(&place_owners.n, n + 1, __ATOMIC_RELEASE);
 
         uintptr_t old_lo = place_owners.lo, old_hi = old_lo + place_owners.span;
         uintptr_t new_lo = n == 0 || lo < old_lo ? lo : old_lo;
@@ -31,12 +38,23 @@ int place_owner_add(void *p, size_t len, struct place_tier *t)
     return rc;
 }
 
+void place_owner_remove(void *p)
+{
+    pthread_mutex_lock(&add_lock);
+    for (unsigned k = 0; k < place_owners.n; k++)
+        if (place_owners.range[k].lo == (uintptr_t)p && place_owners.range[k].hi != 0)
+            __atomic_store_n(&place_owners.range[k].hi, 0, __ATOMIC_RELEASE); /* [lo, 0): empty */
+    pthread_mutex_unlock(&add_lock);
+}
+
 struct place_tier *place_owner_lookup(uintptr_t a)
 {
     unsigned n = __atomic_load_n(&place_owners.n, __ATOMIC_ACQUIRE);
-    for (unsigned k = 0; k < n; k++)
-        if (a >= place_owners.range[k].lo && a < place_owners.range[k].hi)
-            return place_owners.range[k].tier;
+    for (unsigned k = 0; k < n; k++) {
+        const struct place_range *r = &place_owners.range[k];
+        if (a < __atomic_load_n(&r->hi, __ATOMIC_ACQUIRE) && a >= r->lo)
+            return r->tier;
+    }
     return NULL;
 }
 

@@ -15,7 +15,7 @@
 
 #include "../policy/tier.h"
 
-enum { PLACE_MAX_RANGES = 64 };
+enum { PLACE_MAX_RANGES = 256 };
 
 struct place_range {
     uintptr_t lo, hi; /* [lo, hi) */
@@ -32,6 +32,11 @@ extern struct place_owner_table place_owners;
 
 /* Registers [p, p + len) as tier t's. Returns 0, or -1 when the table is full. */
 int place_owner_add(void *p, size_t len, struct place_tier *t);
+
+/* Forgets the range that starts at p, before its memory goes back to whoever gave it:
+ * nobody holds a block in it any more, so no reader can be asking about it. Its slot is
+ * reused by a later add. */
+void place_owner_remove(void *p);
 
 struct place_tier *place_owner_lookup(uintptr_t a);
 

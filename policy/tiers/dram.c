@@ -37,7 +37,7 @@ static size_t dram_usable_size(struct place_tier *t, const void *p)
     return place_glibc_usable(p);
 }
 
-static int dram_stats(struct place_tier *t, size_t *total, size_t *free)
+int place_host_stats(struct place_tier *t, size_t *total, size_t *free)
 {
     (void)t;
     long pages = sysconf(_SC_PHYS_PAGES), avail = sysconf(_SC_AVPHYS_PAGES);
@@ -55,7 +55,7 @@ static const struct place_tier_ops dram_ops = {
     .alloc = dram_alloc,
     .free = dram_free,
     .usable_size = dram_usable_size,
-    .stats = dram_stats,
+    .stats = place_host_stats,
 };
 
 struct place_tier place_dram = {.name = "dram", .ops = &dram_ops};
@@ -71,7 +71,7 @@ const struct place_tier_ops place_dram_arena_ops = {
     .alloc = place_arena_alloc,
     .free = place_arena_free,
     .usable_size = place_arena_usable,
-    .stats = dram_stats,
+    .stats = place_host_stats,
     .good_size = place_arena_good_size,
     .zalloc = place_arena_zalloc,
 };

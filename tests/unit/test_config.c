@@ -148,7 +148,7 @@ static void invalid(void)
               "end left out: '1M..' for 1M and above, '..1M' for up to 1M");
     one_error("[rule a]\nto = hbw, fast\n",
               "t.ini:2: to: no tier named 'fast'; expected a tier declared with [tier fast] or "
-              "one of dram, hbw, pinned, managed");
+              "one of dram, hbw, pinned, managed, deviceN");
     one_error("[rule a]\nto =\n",
               "t.ini:2: to = : an empty place in the chain; expected tier names separated by "
               "commas, as hbw, dram");

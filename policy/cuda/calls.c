@@ -1,0 +1,233 @@
+#include "calls.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../shim/thread.h"
+#include "../chain.h"
+#include "../out.h"
+#include "../place.h"
+#include "../pool.h"
+#include "../tier.h"
+#include "../timeline.h"
+#include "blocks.h"
+#include "driver.h"
+
+__thread struct place_cu_request *place_cu_request __attribute__((tls_model("initial-exec")));
+__thread uintptr_t place_cu_site __attribute__((tls_model("initial-exec")));
+
+enum { MAX_GPUS = 64 };
+
+/* Each GPU's tier (the policy's deviceN, else one added at start), and the one-tier
+ * chain an allocation no rule takes follows on it: no fallback, the GPU is the limit. */
+static struct place_tier *gpu_tier[MAX_GPUS];
+static struct place_rule_config gpu_rule[MAX_GPUS];
+
+struct place_tier *place_cuda_device_tier(int dev)
+{
+    return dev >= 0 && dev < MAX_GPUS ? gpu_tier[dev] : NULL;
+}
+
+static void add_gpu_tiers(void)
+{
+    static struct place_tier added[MAX_GPUS];
+    static struct place_tier_config config[MAX_GPUS];
+    unsigned n = 0;
+    while (place_tiers[n])
+        n++;
+    for (unsigned k = 1; k < n; k++) {
+        const struct place_tier_config *c = place_tiers[k]->config;
+        if (c && c->kind == PLACE_DEVICE && c->device < MAX_GPUS && !gpu_tier[c->device])
+            gpu_tier[c->device] = place_tiers[k];
+    }
+    for (int d = 0; d < place_cu.devices && d < MAX_GPUS; d++) {
+        if (!gpu_tier[d] && n < PLACE_MAX_TIERS) {
+            struct place_tier_config *c = &config[d];
+            snprintf(c->name, sizeof c->name, "device%d", d);
+            c->kind = PLACE_DEVICE;
+            c->device = d;
+            added[d] = (struct place_tier){.name = c->name, .config = c, .ops = &place_device_ops,
+                                           .prepared = 2};
+            place_device_ops.init(&added[d]);
+            gpu_tier[d] = &added[d];
+            /* the report may be reading the list: the tier is whole before it is in it */
+            __atomic_store_n(&place_tiers[n++], &added[d], __ATOMIC_RELEASE);
+        }
+        if (gpu_tier[d]) {
+            gpu_rule[d] = (struct place_rule_config){.nchain = 1, .on_full = PLACE_FALLBACK};
+            strcpy(gpu_rule[d].name, gpu_tier[d]->name);
+            for (unsigned k = 0; k < n; k++)
+                if (place_tiers[k] == gpu_tier[d])
+                    gpu_rule[d].chain[0] = (uint8_t)k;
+        }
+    }
+}
+
+const char *place_cuda_start(void)
+{
+    static _Atomic bool added;
+    const char *why = place_driver_start();
+    if (!why && !atomic_exchange(&added, true))
+        add_gpu_tiers();
+    return why;
+}
+
+int place_cuda_prepare(struct place_tier *t)
+{
+    return (t->unavailable = place_cuda_start()) ? -1 : 0;
+}
+
+/* What the program would have got without libplace. */
+static CUresult pass(CUdeviceptr *dptr, size_t size, const struct place_cu_request *r)
+{
+    switch (r->how) {
+    case PLACE_CU_PITCH:
+        return ((CUresult(*)(CUdeviceptr *, size_t *, size_t, size_t, unsigned))r->next)(
+            dptr, r->pitch, r->width, r->height, r->elem);
+    case PLACE_CU_ASYNC:
+        return ((CUresult(*)(CUdeviceptr *, size_t, CUstream))r->next)(dptr, size, r->stream);
+    default:
+        return ((CUresult(*)(CUdeviceptr *, size_t))r->next)(dptr, size);
+    }
+}
+
+CUresult place_cuda_alloc(CUdeviceptr *dptr, size_t size, struct place_cu_request *r,
+                          uintptr_t ra)
+{
+    if (!r->next)
+        return CUDA_ERROR_NOT_INITIALIZED;
+    /* libplace's own calls, bad arguments (the driver's to answer) and dry runs, which
+     * plan the malloc family only, go straight to the driver */
+    bool own = place_self.state == PLACE_THREAD_BUSY;
+    uint8_t was = place_guard_enter();
+    const struct place_rule_config *chain = NULL;
+    int rule = -1;
+    if (dptr && size && !own && !place_dry_run && !place_cuda_start()) {
+        if ((rule = place_match(PLACE_API_CUDA, size, ra)) >= 0)
+            chain = place_rules[rule].config;
+        else if (place_cuda_device_tier(place_ctx_device()))
+            chain = &gpu_rule[place_ctx_device()];
+    }
+    if (!chain) {
+        CUresult rc = pass(dptr, size, r);
+        place_guard_leave(was);
+        return rc;
+    }
+    struct place_cu_request *outer = place_cu_request;
+    place_cu_request = r;
+    unsigned i;
+    void *p = place_chain(chain, size, PLACE_POOL_GRAIN, PLACE_CUDA, &i);
+    place_cu_request = outer;
+    CUresult rc = CUDA_SUCCESS;
+    if (p) {
+        struct place_tier *t = place_tiers[i];
+        CUdeviceptr d = t->config->kind == PLACE_PINNED ? (CUdeviceptr)place_pool_device(t->state, p)
+                                                        : (CUdeviceptr)(uintptr_t)p;
+        size_t usable = t->ops->usable_size ? t->ops->usable_size(t, p) : t->ops->good_size(size, 0);
+        place_cu_blocks_put(PLACE_CU_POINTERS, &(struct place_cu_block){.key = d,
+                                                                       .tier = t,
+                                                                       .host = p,
+                                                                       .usable = usable,
+                                                                       .placed = true});
+        if (r->how == PLACE_CU_PITCH && t->config->kind != PLACE_DEVICE)
+            *r->pitch = size / r->height;
+        if (rule >= 0)
+            place_count_rule(rule, ra, i, size);
+        *dptr = d;
+    } else {
+        rc = r->rc ? r->rc : CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    place_guard_leave(was);
+    return rc;
+}
+
+static void release(const struct place_cu_block *b)
+{
+    atomic_fetch_add(&b->tier->stats.frees, 1);
+    place_tier_release(b->tier, (int64_t)b->usable);
+    place_timeline_tick();
+}
+
+CUresult place_cuda_free(CUdeviceptr d, struct place_cu_request *r)
+{
+    struct place_cu_block b;
+    if (!r->next)
+        return CUDA_ERROR_NOT_INITIALIZED;
+    bool known = d && place_cu_blocks_take(PLACE_CU_POINTERS, d, &b);
+    if (!known || !b.placed) { /* the driver's block: a counted one is uncounted if freed */
+        CUresult rc = r->how == PLACE_CU_ASYNC
+                          ? ((CUresult(*)(CUdeviceptr, CUstream))r->next)(d, r->stream)
+                          : ((CUresult(*)(CUdeviceptr))r->next)(d);
+        if (known && rc == CUDA_SUCCESS)
+            release(&b);
+        else if (known)
+            place_cu_blocks_put(PLACE_CU_POINTERS, &b);
+        return rc;
+    }
+    uint8_t was = place_guard_enter();
+    /* a pool's block has no stream order: work queued on the stream may still use it */
+    if (r->how == PLACE_CU_ASYNC && b.tier->config->kind != PLACE_DEVICE)
+        place_cu.StreamSynchronize(r->stream);
+    struct place_cu_request *outer = place_cu_request;
+    place_cu_request = r;
+    place_tier_free_sized(b.tier, b.host, b.usable);
+    place_cu_request = outer;
+    place_guard_leave(was);
+    return r->rc;
+}
+
+/* The policy's first tier of kind, for memory the program asked for by kind. */
+static struct place_tier *tier_of(enum place_kind kind, int dev)
+{
+    if (kind == PLACE_DEVICE)
+        return place_cuda_device_tier(dev);
+    for (struct place_tier **t = place_tiers + 1; *t; t++)
+        if ((*t)->config && (*t)->config->kind == kind && !(*t)->unavailable)
+            return *t;
+    return NULL;
+}
+
+bool place_cuda_charge(enum place_kind kind, int dev, uint64_t key, size_t size, bool handle)
+{
+    struct place_tier *t = tier_of(kind, dev);
+    if (!t)
+        return true;
+    uint64_t limit = kind == PLACE_DEVICE ? t->limit : 0;
+    if (!place_stats_reserve(&t->stats, (int64_t)size, limit)) {
+        atomic_fetch_add(&t->stats.refused, 1);
+        atomic_fetch_add(&t->stats.failures, 1);
+        return false;
+    }
+    atomic_fetch_add(&t->stats.allocs, 1);
+    int64_t over = atomic_load(&t->stats.bytes) - (int64_t)t->limit;
+    if (t->limit && over > 0)
+        atomic_fetch_add(&t->stats.overflow_bytes, (uint64_t)over < size ? (uint64_t)over : size);
+    place_cu_blocks_put(handle ? PLACE_CU_HANDLES : PLACE_CU_POINTERS,
+                        &(struct place_cu_block){.key = key, .tier = t, .usable = size});
+    place_timeline_tick();
+    return true;
+}
+
+bool place_cuda_discharge(uint64_t key, bool handle)
+{
+    struct place_cu_block b;
+    if (!place_cu_blocks_take(handle ? PLACE_CU_HANDLES : PLACE_CU_POINTERS, key, &b))
+        return false;
+    release(&b);
+    return true;
+}
+
+void place_cuda_meminfo(size_t *free, size_t *total)
+{
+    struct place_tier *t = place_cuda_device_tier(place_cu.handle ? place_ctx_device() : -1);
+    if (!t || !t->limit)
+        return;
+    int64_t used = atomic_load(&t->stats.bytes);
+    if (t->limit < *total)
+        *total = t->limit;
+    /* free plus what the program holds never exceeds total (PyTorch checks this) */
+    size_t room = used < 0 ? *total : (uint64_t)used >= *total ? 0 : *total - (size_t)used;
+    if (room < *free)
+        *free = room;
+}

@@ -1,0 +1,114 @@
+/* device: a GPU's own memory, for CUDA calls only.
+ *
+ * No pool: each block is the driver's answer to the call the program made (the same
+ * variant, stream and pitch), so the device tier adds a limit and a count, and
+ * frameworks that cache device memory themselves keep doing so. A block counts its size
+ * in whole 512-byte units. */
+#include <stdio.h>
+
+#include "../../config/policy.h"
+#include "../cuda/calls.h"
+#include "../cuda/driver.h"
+#include "../fmt.h"
+#include "../out.h"
+#include "../tier.h"
+
+static int device_init(struct place_tier *t)
+{
+    (void)t; /* nothing can be known before the driver starts, at first use */
+    return 0;
+}
+
+static int device_prepare(struct place_tier *t)
+{
+    int dev = t->config->device;
+    if (place_cuda_prepare(t) != 0)
+        return -1;
+    if (dev >= place_cu.devices) {
+        snprintf(t->reason, sizeof t->reason, "GPU %d does not exist (the CUDA driver reports %d)",
+                 dev, place_cu.devices);
+        t->unavailable = t->reason;
+        return -1;
+    }
+    char limit[PLACE_SIZE_STR], total[PLACE_SIZE_STR];
+    if (t->limit > place_cu.total[dev] && place_cu.total[dev])
+        place_warn("tier %s: limit %s is more than GPU %d has (%s): the GPU's memory is the limit",
+                   t->name, place_size_str(limit, (int64_t)t->limit), dev,
+                   place_size_str(total, (int64_t)place_cu.total[dev]));
+    return 0;
+}
+
+static size_t device_good_size(size_t size, size_t align)
+{
+    (void)align;
+    return (size + 511) / 512 * 512;
+}
+
+static void *device_alloc(struct place_tier *t, size_t size, size_t align)
+{
+    (void)align; /* the driver's blocks are aligned for any use */
+    struct place_cu_request *r = place_cu_request;
+    if (!r)
+        return NULL;
+    struct place_ctx c;
+    CUdeviceptr d = 0;
+    CUresult rc = place_ctx_enter(t->config->device, &c);
+    if (rc == CUDA_SUCCESS) {
+        /* the program's own call when its context is this GPU's; a pushed context has
+         * none of its streams, and a pitch is then computed as for the other tiers */
+        if (c.pushed || r->how == PLACE_CU_PLAIN)
+            rc = (c.pushed ? place_cu.MemAlloc
+                           : (CUresult(*)(CUdeviceptr *, size_t))r->next)(&d, size);
+        else if (r->how == PLACE_CU_ASYNC)
+            rc = ((CUresult(*)(CUdeviceptr *, size_t, CUstream))r->next)(&d, size, r->stream);
+        else
+            rc = ((CUresult(*)(CUdeviceptr *, size_t *, size_t, size_t, unsigned))r->next)(
+                &d, r->pitch, r->width, r->height, r->elem);
+        if (c.pushed && r->how == PLACE_CU_PITCH)
+            *r->pitch = size / r->height;
+        place_ctx_leave(&c);
+    }
+    if (rc != CUDA_SUCCESS && rc != CUDA_ERROR_OUT_OF_MEMORY) {
+        if (!r->rc)
+            r->rc = rc;
+        place_cu_refused(t, "an allocation", size, rc);
+    }
+    return rc == CUDA_SUCCESS ? (void *)(uintptr_t)d : NULL;
+}
+
+static void device_free(struct place_tier *t, void *p, size_t usable)
+{
+    (void)t;
+    (void)usable;
+    struct place_cu_request *r = place_cu_request;
+    CUdeviceptr d = (CUdeviceptr)(uintptr_t)p;
+    CUresult rc = !r ? place_cu.MemFree(d)
+                  : r->how == PLACE_CU_ASYNC
+                      ? ((CUresult(*)(CUdeviceptr, CUstream))r->next)(d, r->stream)
+                      : ((CUresult(*)(CUdeviceptr))r->next)(d);
+    if (r)
+        r->rc = rc;
+}
+
+/* The GPU's memory, and what the tier does not hold of it: asking the driver at exit,
+ * when the report is written, could find it shut down. */
+static int device_stats(struct place_tier *t, size_t *total, size_t *free)
+{
+    int dev = t->config->device;
+    if (dev >= place_cu.devices || !place_cu.total[dev])
+        return -1;
+    int64_t used = atomic_load(&t->stats.bytes);
+    *total = place_cu.total[dev];
+    *free = used <= 0 ? *total : (uint64_t)used < *total ? *total - (size_t)used : 0;
+    return 0;
+}
+
+const struct place_tier_ops place_device_ops = {
+    .kind = "device",
+    .init = device_init,
+    .prepare = device_prepare,
+    .alloc = device_alloc,
+    .free = device_free,
+    .stats = device_stats,
+    .good_size = device_good_size,
+};
