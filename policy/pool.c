@@ -45,7 +45,8 @@ static size_t next_bit(const uint64_t *map, size_t from, size_t end, int want)
         w &= ~0ull << (from % 64);
         size_t word = from / 64 * 64;
         if (w)
-            return word + (size_t)__builtin_ctzll(w) < end ? word + (size_t)__builtin_ctzll(w) : end;
+            return word + (size_t)__builtin_ctzll(w) < end ? word + (size_t)__builtin_ctzll(w)
+                                                           : end;
         from = word + 64;
     }
     return end;
@@ -119,8 +120,12 @@ static struct place_chunk *add_chunk(struct place_pool *pool, size_t size, bool 
     }
     pool->n++;
     struct place_chunk *c = &pool->chunk[k];
-    *c = (struct place_chunk){.lo = (uintptr_t)p, .device = device, .size = size, .own = own,
-                              .grains = grains, .free_grains = grains};
+    *c = (struct place_chunk){.lo = (uintptr_t)p,
+                              .device = device,
+                              .size = size,
+                              .own = own,
+                              .grains = grains,
+                              .free_grains = grains};
     if (m) {
         c->used = m;
         c->len = (uint32_t *)((char *)m + round_up(grains / 8 + 8, 64));
@@ -158,8 +163,8 @@ void *place_pool_alloc(struct place_pool *pool, size_t size, size_t align)
         if (c && find(c, n, align, &at)) {
             p = take(c, at, n);
             if (pool->next < pool->max)
-                pool->next = pool->next * pool->growth < pool->max ? pool->next * pool->growth
-                                                                   : pool->max;
+                pool->next =
+                    pool->next * pool->growth < pool->max ? pool->next * pool->growth : pool->max;
         }
     }
     pthread_mutex_unlock(&pool->lock);

@@ -30,10 +30,10 @@ struct place_pool_source {
 struct place_chunk {
     uintptr_t lo, device;
     size_t size;
-    uint64_t *used;       /* a bit per grain */
-    uint32_t *len;        /* at a block's first grain: its length in grains */
+    uint64_t *used; /* a bit per grain */
+    uint32_t *len;  /* at a block's first grain: its length in grains */
     size_t grains, free_grains, first_free;
-    bool own;             /* a request above chunk_max: one block, the whole chunk */
+    bool own; /* a request above chunk_max: one block, the whole chunk */
 };
 
 struct place_pool {

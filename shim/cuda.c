@@ -174,8 +174,12 @@ PLACE_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t size)
 PLACE_EXPORT CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pitch, size_t width,
                                          size_t height, unsigned elem)
 {
-    struct place_cu_request r = {.how = PLACE_CU_PITCH, .next = next(E_PITCH), .pitch = pitch,
-                                 .width = width, .height = height, .elem = elem};
+    struct place_cu_request r = {.how = PLACE_CU_PITCH,
+                                 .next = next(E_PITCH),
+                                 .pitch = pitch,
+                                 .width = width,
+                                 .height = height,
+                                 .elem = elem};
     /* rows of 512 bytes, as the driver pitches them; bad arguments are its to refuse */
     size_t size = 0, row = (width + 511) / 512 * 512;
     bool valid = pitch && row >= width && (elem == 4 || elem == 8 || elem == 16) &&
@@ -207,31 +211,32 @@ PLACE_EXPORT CUresult cuMemFree_v2(CUdeviceptr dptr)
 
 PLACE_EXPORT CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream stream)
 {
-    struct place_cu_request r = {.how = PLACE_CU_ASYNC, .next = next(E_FREE_ASYNC), .stream = stream};
+    struct place_cu_request r = {
+        .how = PLACE_CU_ASYNC, .next = next(E_FREE_ASYNC), .stream = stream};
     return place_cuda_free(dptr, &r);
 }
 
 PLACE_EXPORT CUresult cuMemFreeAsync_ptsz(CUdeviceptr dptr, CUstream stream)
 {
-    struct place_cu_request r = {.how = PLACE_CU_ASYNC, .next = next(E_FREE_ASYNC_PTSZ),
-                                 .stream = stream};
+    struct place_cu_request r = {
+        .how = PLACE_CU_ASYNC, .next = next(E_FREE_ASYNC_PTSZ), .stream = stream};
     return place_cuda_free(dptr, &r);
 }
 
 /* The driver's answer to a call libplace only counts, made with the guard up so that
  * what the driver allocates inside is glibc's; `then` runs on success. */
-#define COUNTED(e, type, args, then)                                                              \
-    do {                                                                                          \
-        __typeof__(type) fn = next(e);                                                                      \
-        if (!fn)                                                                                  \
-            return CUDA_ERROR_NOT_INITIALIZED;                                                    \
-        uint8_t was = place_guard_enter();                                                        \
-        CUresult rc = fn args;                                                                    \
-        if (rc == CUDA_SUCCESS) {                                                                 \
-            then;                                                                                 \
-        }                                                                                         \
-        place_guard_leave(was);                                                                   \
-        return rc;                                                                                \
+#define COUNTED(e, type, args, then)                                                               \
+    do {                                                                                           \
+        __typeof__(type) fn = next(e);                                                             \
+        if (!fn)                                                                                   \
+            return CUDA_ERROR_NOT_INITIALIZED;                                                     \
+        uint8_t was = place_guard_enter();                                                         \
+        CUresult rc = fn args;                                                                     \
+        if (rc == CUDA_SUCCESS) {                                                                  \
+            then;                                                                                  \
+        }                                                                                          \
+        place_guard_leave(was);                                                                    \
+        return rc;                                                                                 \
     } while (0)
 
 PLACE_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t size, unsigned flags)
@@ -280,15 +285,16 @@ PLACE_EXPORT CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t s
                                   const CUmemAllocationProp *prop, unsigned long long flags)
 {
     CUresult (*release)(CUmemGenericAllocationHandle) = next(E_RELEASE);
-    COUNTED(E_CREATE,
-            CUresult(*)(CUmemGenericAllocationHandle *, size_t, const CUmemAllocationProp *,
-                        unsigned long long),
-            (handle, size, prop, flags),
-            if (prop->location.type == CU_MEM_LOCATION_TYPE_DEVICE &&
-                !place_cuda_charge(PLACE_DEVICE, prop->location.id, *handle, size, true)) {
-                release(*handle);
-                rc = CUDA_ERROR_OUT_OF_MEMORY;
-            });
+    COUNTED(
+        E_CREATE,
+        CUresult(*)(CUmemGenericAllocationHandle *, size_t, const CUmemAllocationProp *,
+                    unsigned long long),
+        (handle, size, prop, flags),
+        if (prop->location.type == CU_MEM_LOCATION_TYPE_DEVICE &&
+            !place_cuda_charge(PLACE_DEVICE, prop->location.id, *handle, size, true)) {
+            release(*handle);
+            rc = CUDA_ERROR_OUT_OF_MEMORY;
+        });
 }
 
 PLACE_EXPORT CUresult cuMemRelease(CUmemGenericAllocationHandle handle)
@@ -309,18 +315,18 @@ static void *runtime_next(const char *name, _Atomic(void *) *cache)
     return fn;
 }
 
-#define RUNTIME(name, params, args)                                                               \
-    PLACE_EXPORT cudaError_t name params                                                          \
-    {                                                                                             \
-        static _Atomic(void *) cache;                                                             \
-        cudaError_t(*fn) params = runtime_next(#name, &cache);                                    \
-        if (!fn)                                                                                  \
-            return cudaErrorInitializationError;                                                  \
-        uintptr_t outer = place_cu_site;                                                          \
-        place_cu_site = outer ? outer : (uintptr_t)__builtin_return_address(0);                   \
-        cudaError_t rc = fn args;                                                                 \
-        place_cu_site = outer;                                                                    \
-        return rc;                                                                                \
+#define RUNTIME(name, params, args)                                                                \
+    PLACE_EXPORT cudaError_t name params                                                           \
+    {                                                                                              \
+        static _Atomic(void *) cache;                                                              \
+        cudaError_t(*fn) params = runtime_next(#name, &cache);                                     \
+        if (!fn)                                                                                   \
+            return cudaErrorInitializationError;                                                   \
+        uintptr_t outer = place_cu_site;                                                           \
+        place_cu_site = outer ? outer : (uintptr_t)__builtin_return_address(0);                    \
+        cudaError_t rc = fn args;                                                                  \
+        place_cu_site = outer;                                                                     \
+        return rc;                                                                                 \
     }
 
 RUNTIME(cudaMalloc, (void **p, size_t size), (p, size))

@@ -8,22 +8,30 @@
 /* glibc's dlsym, for the trampoline below */
 __attribute__((visibility("hidden"))) void *(*place_glibc_dlsym)(void *, const char *);
 
-void *place_real_dlsym(void *handle, const char *name)
+static void *(*glibc_dlsym(void))(void *, const char *)
 {
     void *(*fn)(void *, const char *) = __atomic_load_n(&place_glibc_dlsym, __ATOMIC_ACQUIRE);
-    return fn(handle, name);
+    if (!fn) {
+        /* dlvsym is not interposed; 2.34 moved dlsym into libc, 2.2.5 is older x86-64 */
+        void *f = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
+        if (!f)
+            f = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
+        fn = (void *(*)(void *, const char *))f;
+        __atomic_store_n(&place_glibc_dlsym, fn, __ATOMIC_RELEASE);
+    }
+    return fn;
+}
+
+void *place_real_dlsym(void *handle, const char *name)
+{
+    return glibc_dlsym()(handle, name);
 }
 
 /* Called by dlsym first: libplace's answer, or NULL for glibc's. */
-__attribute__((visibility("hidden"), used)) void *place_dlsym_override(void *handle, const char *name)
+__attribute__((visibility("hidden"), used)) void *place_dlsym_override(void *handle,
+                                                                       const char *name)
 {
-    if (!__atomic_load_n(&place_glibc_dlsym, __ATOMIC_ACQUIRE)) {
-        /* dlvsym is not interposed; 2.34 moved dlsym into libc, 2.2.5 is older x86-64 */
-        void *fn = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
-        if (!fn)
-            fn = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
-        __atomic_store_n(&place_glibc_dlsym, (void *(*)(void *, const char *))fn, __ATOMIC_RELEASE);
-    }
+    glibc_dlsym(); /* the trampoline jumps to it */
     if (!name || name[0] != 'c' || name[1] != 'u')
         return NULL;
     return place_cu_dlsym(handle, name);

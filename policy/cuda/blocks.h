@@ -13,11 +13,11 @@
 struct place_tier;
 
 struct place_cu_block {
-    uint64_t key;           /* the device pointer, host pointer or handle */
+    uint64_t key; /* the device pointer, host pointer or handle */
     struct place_tier *tier;
-    void *host;             /* placed blocks: the tier's own pointer for it */
-    size_t usable;          /* what it counts in the tier */
-    bool placed;            /* libplace placed it (else the driver's, only counted) */
+    void *host;    /* placed blocks: the tier's own pointer for it */
+    size_t usable; /* what it counts in the tier */
+    bool placed;   /* libplace placed it (else the driver's, only counted) */
 };
 
 enum place_cu_map { PLACE_CU_POINTERS, PLACE_CU_HANDLES };

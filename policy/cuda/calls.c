@@ -47,8 +47,8 @@ static void add_gpu_tiers(void)
             snprintf(c->name, sizeof c->name, "device%d", d);
             c->kind = PLACE_DEVICE;
             c->device = d;
-            added[d] = (struct place_tier){.name = c->name, .config = c, .ops = &place_device_ops,
-                                           .prepared = 2};
+            added[d] = (struct place_tier){
+                .name = c->name, .config = c, .ops = &place_device_ops, .prepared = 2};
             place_device_ops.init(&added[d]);
             gpu_tier[d] = &added[d];
             /* the report may be reading the list: the tier is whole before it is in it */
@@ -92,8 +92,7 @@ static CUresult pass(CUdeviceptr *dptr, size_t size, const struct place_cu_reque
     }
 }
 
-CUresult place_cuda_alloc(CUdeviceptr *dptr, size_t size, struct place_cu_request *r,
-                          uintptr_t ra)
+CUresult place_cuda_alloc(CUdeviceptr *dptr, size_t size, struct place_cu_request *r, uintptr_t ra)
 {
     if (!r->next)
         return CUDA_ERROR_NOT_INITIALIZED;
@@ -122,14 +121,14 @@ CUresult place_cuda_alloc(CUdeviceptr *dptr, size_t size, struct place_cu_reques
     CUresult rc = CUDA_SUCCESS;
     if (p) {
         struct place_tier *t = place_tiers[i];
-        CUdeviceptr d = t->config->kind == PLACE_PINNED ? (CUdeviceptr)place_pool_device(t->state, p)
-                                                        : (CUdeviceptr)(uintptr_t)p;
-        size_t usable = t->ops->usable_size ? t->ops->usable_size(t, p) : t->ops->good_size(size, 0);
-        place_cu_blocks_put(PLACE_CU_POINTERS, &(struct place_cu_block){.key = d,
-                                                                       .tier = t,
-                                                                       .host = p,
-                                                                       .usable = usable,
-                                                                       .placed = true});
+        CUdeviceptr d = t->config->kind == PLACE_PINNED
+                            ? (CUdeviceptr)place_pool_device(t->state, p)
+                            : (CUdeviceptr)(uintptr_t)p;
+        size_t usable =
+            t->ops->usable_size ? t->ops->usable_size(t, p) : t->ops->good_size(size, 0);
+        place_cu_blocks_put(PLACE_CU_POINTERS,
+                            &(struct place_cu_block){
+                                .key = d, .tier = t, .host = p, .usable = usable, .placed = true});
         if (r->how == PLACE_CU_PITCH && t->config->kind != PLACE_DEVICE)
             *r->pitch = size / r->height;
         if (rule >= 0)

@@ -45,8 +45,7 @@ struct place_tier;
 int place_cuda_prepare(struct place_tier *t);
 
 /* A device allocation of size bytes (for PITCH: the pitch times the height). */
-CUresult place_cuda_alloc(CUdeviceptr *dptr, size_t size, struct place_cu_request *r,
-                          uintptr_t ra);
+CUresult place_cuda_alloc(CUdeviceptr *dptr, size_t size, struct place_cu_request *r, uintptr_t ra);
 
 /* cuMemFree and cuMemFreeAsync (r->next is the driver's free, r->stream its stream). */
 CUresult place_cuda_free(CUdeviceptr d, struct place_cu_request *r);

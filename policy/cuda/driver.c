@@ -17,7 +17,10 @@ static const char *load_error; /* why the driver could not be loaded, once tried
 static _Atomic int loaded;     /* 0 not tried, 1 loading, 2 done (see load_error) */
 
 /* What libplace calls, by the names the CUDA 13 headers give them. */
-#define SYM(field, name) {(void **)&place_cu.field, name}
+#define SYM(field, name)                                                                           \
+    {                                                                                              \
+        (void **)&place_cu.field, name                                                             \
+    }
 static const struct {
     void **fn;
     const char *name;
@@ -52,13 +55,15 @@ static const char *load(void)
         snprintf(why, sizeof why, "no CUDA driver (%s)", e ? e : "libcuda.so.1 not found");
         return why;
     }
+    /* the handle serves the entry points' own lookups even if libplace lacks a symbol */
+    place_cu.handle = h;
     for (size_t k = 0; k < sizeof syms / sizeof syms[0]; k++)
         if (!(*syms[k].fn = place_real_dlsym(h, syms[k].name))) {
-            snprintf(why, sizeof why, "the CUDA driver lacks %s (a CUDA 12.2 or later driver is needed)",
+            snprintf(why, sizeof why,
+                     "the CUDA driver lacks %s (a CUDA 12.2 or later driver is needed)",
                      syms[k].name);
             return why;
         }
-    place_cu.handle = h;
     return NULL;
 }
 
@@ -79,7 +84,8 @@ const char *place_driver_load(void)
 
 void *place_driver_sym(const char *name)
 {
-    return place_driver_load() ? NULL : place_real_dlsym(place_cu.handle, name);
+    place_driver_load();
+    return place_cu.handle ? place_real_dlsym(place_cu.handle, name) : NULL;
 }
 
 bool place_driver_owns(const void *fn)
@@ -111,7 +117,8 @@ void place_cu_refused(struct place_tier *t, const char *call, size_t size, CUres
     if (!atomic_exchange(&t->refusals, true))
         place_warn("tier %s: the CUDA driver refused %s of %s: %s (the tier turns such "
                    "requests away; the report counts them)",
-                   t->name, call, place_size_str(n, (int64_t)size), place_cu_error(rc, e, sizeof e));
+                   t->name, call, place_size_str(n, (int64_t)size),
+                   place_cu_error(rc, e, sizeof e));
 }
 
 static const char *start_error;

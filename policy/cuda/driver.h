@@ -32,8 +32,8 @@ struct place_driver {
     CUresult (*MemHostGetDevicePointer)(CUdeviceptr *, void *, unsigned);
     CUresult (*StreamSynchronize)(CUstream);
     CUresult (*GetErrorName)(CUresult, const char **);
-    int devices;        /* GPUs the driver reports */
-    size_t total[64];   /* each GPU's memory, from the driver at start */
+    int devices;      /* GPUs the driver reports */
+    size_t total[64]; /* each GPU's memory, from the driver at start */
 };
 
 extern struct place_driver place_cu;

@@ -57,8 +57,8 @@ static void *device_alloc(struct place_tier *t, size_t size, size_t align)
         /* the program's own call when its context is this GPU's; a pushed context has
          * none of its streams, and a pitch is then computed as for the other tiers */
         if (c.pushed || r->how == PLACE_CU_PLAIN)
-            rc = (c.pushed ? place_cu.MemAlloc
-                           : (CUresult(*)(CUdeviceptr *, size_t))r->next)(&d, size);
+            rc = (c.pushed ? place_cu.MemAlloc : (CUresult(*)(CUdeviceptr *, size_t))r->next)(&d,
+                                                                                              size);
         else if (r->how == PLACE_CU_ASYNC)
             rc = ((CUresult(*)(CUdeviceptr *, size_t, CUstream))r->next)(&d, size, r->stream);
         else

@@ -40,7 +40,8 @@ static const struct place_pool_source source = {get, put_chunk};
 
 int main(void)
 {
-    struct place_tier_config c = {.chunk_initial = 2 * MiB, .chunk_max = 8 * MiB, .chunk_growth = 2};
+    struct place_tier_config c = {
+        .chunk_initial = 2 * MiB, .chunk_max = 8 * MiB, .chunk_growth = 2};
     struct place_tier t = {.name = "test", .config = &c};
     static struct place_pool pool;
     place_pool_init(&pool, &t, &source);

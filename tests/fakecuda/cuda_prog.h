@@ -1,0 +1,175 @@
+/* What cuda_linked and cuda_loader share: the setup, the block loop of `alloc` and `async`,
+ * `info`, and the output. The includer defines DRV(f), how it reaches driver function f:
+ * cuda_linked calls the symbol (DRV(f) is f), cuda_loader a pointer it got from
+ * cuGetProcAddress. DRV_PER_THREAD(f) is f's per-thread-default-stream variant, which
+ * `async` uses for every other block.
+ *
+ * Exit status: 0 everything worked, 1 an allocation failed, 2 a wrong result or a call that
+ * must succeed failed, 3 the driver could not be set up, 64 usage. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int status;
+
+static void worst(int s)
+{
+    if (s > status)
+        status = s;
+}
+
+/* Bytes with an optional K, M or G (x1024). */
+static size_t parse_size(const char *s)
+{
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    switch (*end) {
+    case 'G':
+        v <<= 10; /* fall through */
+    case 'M':
+        v <<= 10; /* fall through */
+    case 'K':
+        v <<= 10;
+        end++;
+    }
+    if (end == s || *end || *s == '-') {
+        fprintf(stderr, "not a size: %s\n", s);
+        exit(64);
+    }
+    return (size_t)v;
+}
+
+/* Differs from block to block and from page to page, so a misplaced copy shows. */
+static unsigned char pattern(unsigned long block, size_t i)
+{
+    return (unsigned char)(block * 131 + i * 7 + (i >> 12));
+}
+
+static void fill(unsigned char *p, unsigned long block, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = pattern(block, i);
+}
+
+static int same(const unsigned char *p, unsigned long block, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != pattern(block, i))
+            return 0;
+    return 1;
+}
+
+static const char *name_of(CUresult rc)
+{
+    const char *s = NULL;
+    return DRV(cuGetErrorName)(rc, &s) || !s ? "?" : s;
+}
+
+static void failed(const char *what, unsigned long block, CUresult rc, int code)
+{
+    printf("%s", what);
+    if (block != ~0ul)
+        printf(" %lu", block);
+    printf(" failed: %s (%d)\n", name_of(rc), (int)rc);
+    worst(code);
+}
+
+/* What the driver says an address is; pageable: the driver does not know it. */
+static const char *kind_of(CUdeviceptr p)
+{
+    unsigned int managed = 0, type = 0;
+    if (DRV(cuPointerGetAttribute)(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, p))
+        return "pageable";
+    if (managed)
+        return "managed";
+    if (DRV(cuPointerGetAttribute)(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, p))
+        return "unknown";
+    return type == CU_MEMORYTYPE_DEVICE ? "device" : type == CU_MEMORYTYPE_HOST ? "host" : "other";
+}
+
+static void info(void)
+{
+    size_t free_ = 0, total = 0;
+    CUresult rc = DRV(cuMemGetInfo)(&free_, &total);
+    if (rc)
+        failed("info", ~0ul, rc, 2);
+    else
+        printf("info free=%zu total=%zu\n", free_, total);
+}
+
+static CUdevice setup(const char *device_env)
+{
+    const char *s = getenv(device_env);
+    CUdevice dev = 0;
+    CUcontext ctx;
+    CUresult rc = DRV(cuInit)(0);
+    if (!rc)
+        rc = DRV(cuDeviceGet)(&dev, s ? atoi(s) : 0);
+    if (!rc)
+        rc = DRV(cuDevicePrimaryCtxRetain)(&ctx, dev);
+    if (!rc)
+        rc = DRV(cuCtxSetCurrent)(ctx);
+    if (rc) {
+        failed("setup", ~0ul, rc, 3);
+        exit(status);
+    }
+    return dev;
+}
+
+static int finish(CUdevice dev)
+{
+    CUresult rc = DRV(cuDevicePrimaryCtxRelease)(dev);
+    if (rc)
+        failed("release", ~0ul, rc, 2);
+    return status;
+}
+
+/* Through the device: host -> block -> host, compared with what went in. */
+static void check_block(unsigned long k, CUdeviceptr p, size_t size)
+{
+    unsigned char *buf = malloc(size);
+    if (!buf) {
+        printf("block %lu: no host buffer\n", k);
+        exit(3);
+    }
+    fill(buf, k, size);
+    CUresult rc = DRV(cuMemcpyHtoD)(p, buf, size);
+    memset(buf, 0, size);
+    if (!rc)
+        rc = DRV(cuMemcpyDtoH)(buf, p, size);
+    if (rc)
+        failed("copy of block", k, rc, 2);
+    else if (same(buf, k, size))
+        printf("block %lu data ok\n", k);
+    else
+        printf("block %lu data WRONG\n", k), worst(2);
+    free(buf);
+}
+
+/* COUNT blocks, each checked, then all freed; the first failing allocation ends the run. */
+static void blocks(unsigned long count, size_t size, int async)
+{
+    CUdeviceptr *p = calloc(count ? count : 1, sizeof *p);
+    unsigned long n;
+    info();
+    for (n = 0; n < count; n++) {
+        CUresult rc = !async  ? DRV(cuMemAlloc)(&p[n], size)
+                      : n % 2 ? DRV_PER_THREAD(cuMemAllocAsync)(&p[n], size, 0)
+                              : DRV(cuMemAllocAsync)(&p[n], size, 0);
+        if (rc) {
+            failed("block", n, rc, 1);
+            break;
+        }
+        printf("block %lu kind=%s\n", n, kind_of(p[n]));
+        check_block(n, p[n], size);
+    }
+    for (unsigned long k = 0; k < n; k++) {
+        CUresult rc = !async  ? DRV(cuMemFree)(p[k])
+                      : k % 2 ? DRV_PER_THREAD(cuMemFreeAsync)(p[k], 0)
+                              : DRV(cuMemFreeAsync)(p[k], 0);
+        if (rc)
+            failed("free of block", k, rc, 2);
+    }
+    info();
+    free(p);
+}
