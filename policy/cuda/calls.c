@@ -189,7 +189,7 @@ static struct place_tier *tier_of(enum place_kind kind, int dev)
 
 bool place_cuda_charge(enum place_kind kind, int dev, uint64_t key, size_t size, bool handle)
 {
-    struct place_tier *t = tier_of(kind, dev);
+    struct place_tier *t = place_cuda_start() ? NULL : tier_of(kind, dev);
     if (!t)
         return true;
     uint64_t limit = kind == PLACE_DEVICE ? t->limit : 0;
@@ -219,7 +219,7 @@ bool place_cuda_discharge(uint64_t key, bool handle)
 
 void place_cuda_meminfo(size_t *free, size_t *total)
 {
-    struct place_tier *t = place_cuda_device_tier(place_cu.handle ? place_ctx_device() : -1);
+    struct place_tier *t = place_cuda_start() ? NULL : place_cuda_device_tier(place_ctx_device());
     if (!t || !t->limit)
         return;
     int64_t used = atomic_load(&t->stats.bytes);
