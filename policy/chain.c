@@ -157,11 +157,12 @@ static enum outcome try_tier(struct place_tier *t, const struct place_rule_confi
     return REFUSED;
 }
 
-/* Tells once per tier that a chain skipped it because this machine lacks it. */
+/* Counts a chain's skip of t, and tells once per tier that this machine lacks it. */
 static void skip(struct place_tier *t, const struct place_rule_config *r)
 {
     add(&t->stats.skipped, 1);
-    if (!atomic_exchange(&t->told, true))
+    /* a tier still being prepared by another thread is skipped without a verdict */
+    if (t->unavailable && !atomic_exchange(&t->told, true))
         place_warn("rule %s skips tier %s: %s", r->name, t->name, t->unavailable);
 }
 
@@ -229,7 +230,8 @@ unsigned place_chain_first(const struct place_rule_config *r)
 {
     for (unsigned k = 0; k < r->nchain; k++) {
         unsigned i = r->chain[k];
-        if (i == 0 || place_dry_run || (serves(place_tiers[i], PLACE_MALLOC) && !place_tiers[i]->unavailable))
+        if (i == 0 || place_dry_run ||
+            (serves(place_tiers[i], PLACE_MALLOC) && !place_tiers[i]->unavailable))
             return i;
     }
     return 0;

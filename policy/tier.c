@@ -9,12 +9,10 @@
 struct place_tier *place_tiers[PLACE_MAX_TIERS + 1] = {&place_dram, NULL};
 
 static const struct place_tier_ops *const built[] = {
-    [PLACE_DRAM] = &place_dram_arena_ops,
-    [PLACE_HBW] = &place_hbw_ops,
+    [PLACE_DRAM] = &place_dram_arena_ops, [PLACE_HBW] = &place_hbw_ops,
     [PLACE_NUMA] = &place_numa_ops,
 #ifdef PLACE_HAVE_CUDA
-    [PLACE_PINNED] = &place_pinned_ops,
-    [PLACE_MANAGED] = &place_managed_ops,
+    [PLACE_PINNED] = &place_pinned_ops,   [PLACE_MANAGED] = &place_managed_ops,
     [PLACE_DEVICE] = &place_device_ops,
 #endif
 };
@@ -62,9 +60,12 @@ bool place_tier_ready(struct place_tier *t)
         state = 0;
         if (!atomic_compare_exchange_strong(&t->prepared, &state, 1))
             return false; /* another thread is preparing it */
-        if (t->ops->prepare(t) != 0 && !t->unavailable)
+        int rc = t->ops->prepare(t);
+        if (rc < 0 && !t->unavailable)
             t->unavailable = "it could not be prepared";
-        atomic_store_explicit(&t->prepared, 2, memory_order_release);
+        atomic_store_explicit(&t->prepared, rc > 0 ? 0 : 2, memory_order_release);
+        if (rc > 0)
+            return false;
     }
     return !t->unavailable;
 }

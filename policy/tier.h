@@ -30,8 +30,8 @@ struct place_tier_ops {
     int (*stats)(struct place_tier *, size_t *total, size_t *free);
     /* optional (NULL when the tier has nothing to offer) */
     size_t (*usable_size)(struct place_tier *, const void *p); /* NULL: good_size's answer */
-    /* work that must wait for the tier's first use (loading a driver): 0, or -1 with
-     * the tier's unavailable set */
+    /* work that must wait for the tier's first use (loading a driver): 0, -1 with the
+     * tier's unavailable set, or 1 for "not now" (another thread is at it; try later) */
     int (*prepare)(struct place_tier *);
     size_t (*good_size)(size_t size, size_t align);      /* the usable size alloc gives */
     void *(*zalloc)(struct place_tier *, size_t size);   /* zeroed, cheaper than memset */

@@ -75,7 +75,10 @@ const char *place_cuda_start(void)
 
 int place_cuda_prepare(struct place_tier *t)
 {
-    return (t->unavailable = place_cuda_start()) ? -1 : 0;
+    const char *why = place_cuda_start();
+    if (why == place_driver_busy)
+        return 1;
+    return (t->unavailable = why) ? -1 : 0;
 }
 
 /* What the program would have got without libplace. */
@@ -103,10 +106,11 @@ CUresult place_cuda_alloc(CUdeviceptr *dptr, size_t size, struct place_cu_reques
     const struct place_rule_config *chain = NULL;
     int rule = -1;
     if (dptr && size && !own && !place_dry_run && !place_cuda_start()) {
+        int dev;
         if ((rule = place_match(PLACE_API_CUDA, size, ra)) >= 0)
             chain = place_rules[rule].config;
-        else if (place_cuda_device_tier(place_ctx_device()))
-            chain = &gpu_rule[place_ctx_device()];
+        else if (place_cuda_device_tier(dev = place_ctx_device()))
+            chain = &gpu_rule[dev];
     }
     if (!chain) {
         CUresult rc = pass(dptr, size, r);
@@ -116,7 +120,7 @@ CUresult place_cuda_alloc(CUdeviceptr *dptr, size_t size, struct place_cu_reques
     struct place_cu_request *outer = place_cu_request;
     place_cu_request = r;
     unsigned i;
-    void *p = place_chain(chain, size, PLACE_POOL_GRAIN, PLACE_CUDA, &i);
+    void *p = place_chain(chain, size, 0, PLACE_CUDA, &i);
     place_cu_request = outer;
     CUresult rc = CUDA_SUCCESS;
     if (p) {

@@ -40,7 +40,7 @@ extern __thread uintptr_t place_cu_site __attribute__((tls_model("initial-exec")
 const char *place_cuda_start(void);
 
 /* A CUDA tier's first use: the driver started (place_cuda_start), else the tier is
- * unavailable with the reason. 0 or -1. */
+ * unavailable with the reason: 0 or -1; 1 while another thread starts the driver. */
 struct place_tier;
 int place_cuda_prepare(struct place_tier *t);
 

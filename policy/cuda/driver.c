@@ -12,6 +12,7 @@
 #include "../tier.h"
 
 struct place_driver place_cu;
+const char place_driver_busy[] = "the CUDA driver is being started by another thread";
 
 static const char *load_error; /* why the driver could not be loaded, once tried */
 static _Atomic int loaded;     /* 0 not tried, 1 loading, 2 done (see load_error) */
@@ -73,7 +74,7 @@ const char *place_driver_load(void)
     if (atomic_load_explicit(&loaded, memory_order_acquire) == 2)
         return load_error;
     if (!atomic_compare_exchange_strong(&loaded, &expect, 1))
-        return expect == 2 ? load_error : "the CUDA driver is being loaded by another thread";
+        return expect == 2 ? load_error : place_driver_busy;
     /* dlopen and the driver's constructors allocate: glibc serves them */
     uint8_t was = place_guard_enter();
     load_error = load();
@@ -158,7 +159,7 @@ const char *place_driver_start(void)
     if (atomic_load_explicit(&started, memory_order_acquire) == 2)
         return start_error;
     if (!atomic_compare_exchange_strong(&started, &expect, 1))
-        return expect == 2 ? start_error : "the CUDA driver is being started by another thread";
+        return expect == 2 ? start_error : place_driver_busy;
     uint8_t was = place_guard_enter();
     start_error = start();
     place_guard_leave(was);

@@ -38,12 +38,15 @@ struct place_driver {
 
 extern struct place_driver place_cu;
 
+/* What load and start answer while another thread is doing it: not a verdict. */
+extern const char place_driver_busy[];
+
 /* dlopens libcuda.so.1 and finds what libplace calls. NULL, or why it cannot. */
 const char *place_driver_load(void);
 
 /* The driver loaded and initialised (cuInit), its GPUs counted: NULL, or why not (no
  * driver, cuInit's error). Called on the CUDA tiers' first use; another thread that
- * finds it starting gets "starting" rather than waiting. */
+ * finds it starting gets place_driver_busy rather than waiting. */
 const char *place_driver_start(void);
 
 /* A driver symbol by its exact (versioned) name, the driver loaded first; NULL without

@@ -22,8 +22,9 @@ static int device_init(struct place_tier *t)
 static int device_prepare(struct place_tier *t)
 {
     int dev = t->config->device;
-    if (place_cuda_prepare(t) != 0)
-        return -1;
+    int rc = place_cuda_prepare(t);
+    if (rc != 0)
+        return rc;
     if (dev >= place_cu.devices) {
         snprintf(t->reason, sizeof t->reason, "GPU %d does not exist (the CUDA driver reports %d)",
                  dev, place_cu.devices);

@@ -81,8 +81,9 @@ static int managed_init(struct place_tier *t)
 
 static int managed_prepare(struct place_tier *t)
 {
-    if (place_cuda_prepare(t) != 0)
-        return -1;
+    int rc = place_cuda_prepare(t);
+    if (rc != 0)
+        return rc;
     if (t->config->location >= place_cu.devices) {
         snprintf(t->reason, sizeof t->reason,
                  "its location is GPU %d, which does not exist (the CUDA driver reports %d)",
