@@ -13,6 +13,9 @@
 #include "../policy/place.h"
 #include "../policy/report.h"
 #include "../policy/tier.h"
+#ifdef PLACE_HAVE_CUDA
+#include "../policy/cuda/calls.h"
+#endif
 #include "../policy/timeline.h"
 #include "owner.h"
 #include "thread.h"
@@ -81,6 +84,9 @@ __attribute__((constructor)) static void place_init(void)
     }
     if (reporting || placing)
         pthread_atfork(prefork, postfork_parent, postfork_child);
+#ifdef PLACE_HAVE_CUDA
+    place_cuda_on = reporting || placing;
+#endif
     place_threads_start(reporting);
     place_guard_leave(was);
 }

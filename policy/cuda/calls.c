@@ -17,6 +17,8 @@
 __thread struct place_cu_request *place_cu_request __attribute__((tls_model("initial-exec")));
 __thread uintptr_t place_cu_site __attribute__((tls_model("initial-exec")));
 
+bool place_cuda_on;
+
 enum { MAX_GPUS = 64 };
 
 /* Each GPU's tier (the policy's deviceN, else one added at start), and the one-tier
@@ -105,7 +107,7 @@ CUresult place_cuda_alloc(CUdeviceptr *dptr, size_t size, struct place_cu_reques
     uint8_t was = place_guard_enter();
     const struct place_rule_config *chain = NULL;
     int rule = -1;
-    if (dptr && size && !own && !place_dry_run && !place_cuda_start()) {
+    if (dptr && size && !own && place_cuda_on && !place_dry_run && !place_cuda_start()) {
         int dev;
         if ((rule = place_match(PLACE_API_CUDA, size, ra)) >= 0)
             chain = place_rules[rule].config;
@@ -193,7 +195,7 @@ static struct place_tier *tier_of(enum place_kind kind, int dev)
 
 bool place_cuda_charge(enum place_kind kind, int dev, uint64_t key, size_t size, bool handle)
 {
-    struct place_tier *t = place_cuda_start() ? NULL : tier_of(kind, dev);
+    struct place_tier *t = !place_cuda_on || place_cuda_start() ? NULL : tier_of(kind, dev);
     if (!t)
         return true;
     uint64_t limit = kind == PLACE_DEVICE ? t->limit : 0;
@@ -223,7 +225,8 @@ bool place_cuda_discharge(uint64_t key, bool handle)
 
 void place_cuda_meminfo(size_t *free, size_t *total)
 {
-    struct place_tier *t = place_cuda_start() ? NULL : place_cuda_device_tier(place_ctx_device());
+    struct place_tier *t =
+        !place_cuda_on || place_cuda_start() ? NULL : place_cuda_device_tier(place_ctx_device());
     if (!t || !t->limit)
         return;
     int64_t used = atomic_load(&t->stats.bytes);

@@ -35,6 +35,10 @@ extern __thread struct place_cu_request *place_cu_request
  * that sites name the program's code rather than the runtime's; 0 outside one. */
 extern __thread uintptr_t place_cu_site __attribute__((tls_model("initial-exec")));
 
+/* Whether libplace takes part in CUDA calls at all: a policy or a report asked for it
+ * (set once at start). Off, every call goes straight to the driver. */
+extern bool place_cuda_on;
+
 /* Loads and starts the driver and adds a tier for each GPU the policy does not name.
  * NULL, or why the CUDA tiers cannot be offered. */
 const char *place_cuda_start(void);

@@ -293,3 +293,18 @@ INI
     assert_success
     assert_output "RTLD_NEXT malloc is RTLD_DEFAULT's: yes"
 }
+
+@test "with nothing asked of it, libplace makes no CUDA call of its own" {
+    unset LIBPLACE_REPORT LIBPLACE_REPORT_FORMAT
+    "$FAKE/cuda_linked" host 1M >/dev/null
+    cut -d' ' -f1 "$FAKECUDA_LOG" >"$BATS_TEST_TMPDIR/without"
+    rm "$FAKECUDA_LOG"
+    placed "$FAKE/cuda_linked" host 1M >/dev/null
+    cut -d' ' -f1 "$FAKECUDA_LOG" >"$BATS_TEST_TMPDIR/with"
+    run diff "$BATS_TEST_TMPDIR/without" "$BATS_TEST_TMPDIR/with"
+    assert_success
+    # a report is something asked: then the GPU is counted, which takes a look at it
+    rm "$FAKECUDA_LOG"
+    LIBPLACE_REPORT=$BATS_TEST_TMPDIR/r.txt placed "$FAKE/cuda_linked" host 1M >/dev/null
+    grep -q '^cuDeviceGetCount ' "$FAKECUDA_LOG"
+}
