@@ -50,6 +50,21 @@ static size_t charge(const struct place_tier *t, size_t size, size_t align)
     return t->ops->good_size ? t->ops->good_size(size, align) : size;
 }
 
+/* Counts a block of got bytes that t now holds, reserved when t held `before` (only
+ * read with watermarks): watermarks, and the excess of one forced past the limit. */
+static void took(struct place_tier *t, int64_t before, size_t got, bool force)
+{
+    add(&t->stats.allocs, 1);
+    if (t->reclaim_below)
+        watermark(t, before, before + (int64_t)got);
+    if (force && t->limit) {
+        int64_t over =
+            atomic_load_explicit(&t->stats.bytes, memory_order_relaxed) - (int64_t)t->limit;
+        add(&t->stats.overflow_bytes, over <= 0 ? 0 : over < (int64_t)got ? (uint64_t)over : got);
+    }
+    place_timeline_tick();
+}
+
 /* Why an attempt came back empty: the limit refused (frees may make room) or the tier's
  * memory did (they may not). */
 enum refusal { NONE, LIMIT, MEMORY };
@@ -75,7 +90,7 @@ static void *attempt(struct place_tier *t, size_t size, size_t align, enum place
         *why = MEMORY;
         return NULL;
     }
-    size_t got = t->ops->usable_size ? t->ops->usable_size(t, p) : want;
+    size_t got = place_tier_counted(t, p, size, align);
     if (got > want && !place_stats_reserve(&t->stats, (int64_t)(got - want), limit)) {
         t->ops->free(t, p, got);
         place_tier_release(t, (int64_t)want);
@@ -85,17 +100,19 @@ static void *attempt(struct place_tier *t, size_t size, size_t align, enum place
         place_tier_release(t, (int64_t)(want - got));
     if (call == PLACE_CALLOC && (align || !t->ops->zalloc))
         memset(p, 0, size);
-    add(&t->stats.allocs, 1);
-    if (t->reclaim_below)
-        watermark(t, before, before + (int64_t)got);
-    if (force && t->limit) {
-        int64_t over =
-            atomic_load_explicit(&t->stats.bytes, memory_order_relaxed) - (int64_t)t->limit;
-        add(&t->stats.overflow_bytes, over <= 0 ? 0 : over < (int64_t)got ? (uint64_t)over : got);
-    }
+    took(t, before, got, force);
     *why = NONE;
-    place_timeline_tick();
     return p;
+}
+
+bool place_tier_charge(struct place_tier *t, size_t bytes, bool force)
+{
+    int64_t before =
+        t->reclaim_below ? atomic_load_explicit(&t->stats.bytes, memory_order_relaxed) : 0;
+    if (!place_stats_reserve(&t->stats, (int64_t)bytes, force ? 0 : t->limit))
+        return false;
+    took(t, before, bytes, force);
+    return true;
 }
 
 /* on_full = wait: tries again each time a free in t wakes it, until the timeout or until

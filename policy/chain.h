@@ -19,6 +19,12 @@
 void *place_chain(const struct place_rule_config *r, size_t size, size_t align,
                   enum place_call call, unsigned *tier);
 
+/* Counts bytes the tier holds without having allocated them (memory the driver gave the
+ * program directly), as a placed block would count: within the limit, or past it with
+ * force (the excess counted as overflow). false when the limit refuses. */
+struct place_tier;
+bool place_tier_charge(struct place_tier *t, size_t bytes, bool force);
+
 /* The tier the chain would try first here (0: dram). */
 unsigned place_chain_first(const struct place_rule_config *r);
 

@@ -260,17 +260,6 @@ size_t place_pool_reclaim(struct place_pool *pool, size_t want)
     return done;
 }
 
-void place_pool_held(struct place_pool *pool, size_t *held, size_t *idle)
-{
-    *held = *idle = 0;
-    pthread_mutex_lock(&pool->lock);
-    for (unsigned k = 0; k < pool->n; k++) {
-        *held += pool->chunk[k].size;
-        *idle += pool->chunk[k].free_grains * PLACE_POOL_GRAIN;
-    }
-    pthread_mutex_unlock(&pool->lock);
-}
-
 void *place_pool_tier_alloc(struct place_tier *t, size_t size, size_t align)
 {
     return place_pool_alloc(t->state, size, align);

@@ -76,9 +76,6 @@ size_t place_pool_tier_reclaim(struct place_tier *t, size_t want);
 /* What a block for size bytes counts: whole grains. */
 size_t place_pool_good_size(size_t size, size_t align);
 
-/* The memory the pool holds from its source, and how much of it is not in blocks. */
-void place_pool_held(struct place_pool *pool, size_t *held, size_t *idle);
-
 /* fork: every pool's lock is held across it. */
 void place_pools_prefork(void);
 void place_pools_postfork(void);

@@ -77,8 +77,13 @@ void place_tier_free(struct place_tier *t, void *p)
 
 void place_tier_free_sized(struct place_tier *t, void *p, size_t usable)
 {
-    atomic_fetch_add_explicit(&t->stats.frees, 1, memory_order_relaxed);
     t->ops->free(t, p, usable);
+    place_tier_forget(t, usable);
+}
+
+void place_tier_forget(struct place_tier *t, size_t usable)
+{
+    atomic_fetch_add_explicit(&t->stats.frees, 1, memory_order_relaxed);
     place_tier_release(t, (int64_t)usable);
     place_timeline_tick();
 }

@@ -87,6 +87,18 @@ bool place_tier_ready(struct place_tier *t);
 /* free() of a block whose usable size the caller knows. */
 void place_tier_free_sized(struct place_tier *t, void *p, size_t usable);
 
+/* Counts the free of a block of t's that someone else gave back (the driver's). */
+void place_tier_forget(struct place_tier *t, size_t usable);
+
+/* What block p, asked for as size bytes at align, counts in t: its usable size. */
+static inline size_t place_tier_counted(struct place_tier *t, const void *p, size_t size,
+                                        size_t align)
+{
+    if (t->ops->usable_size)
+        return t->ops->usable_size(t, p);
+    return t->ops->good_size ? t->ops->good_size(size, align) : size;
+}
+
 /* free() of a pointer tier t placed (the shim found it in t's ranges): releases its
  * bytes, and wakes threads waiting for room. */
 void place_tier_free(struct place_tier *t, void *p);

@@ -209,18 +209,20 @@ PLACE_EXPORT CUresult cuMemFree_v2(CUdeviceptr dptr)
     return place_cuda_free(dptr, &r);
 }
 
+static CUresult free_async(int e, CUdeviceptr dptr, CUstream stream)
+{
+    struct place_cu_request r = {.how = PLACE_CU_ASYNC, .next = next(e), .stream = stream};
+    return place_cuda_free(dptr, &r);
+}
+
 PLACE_EXPORT CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream stream)
 {
-    struct place_cu_request r = {
-        .how = PLACE_CU_ASYNC, .next = next(E_FREE_ASYNC), .stream = stream};
-    return place_cuda_free(dptr, &r);
+    return free_async(E_FREE_ASYNC, dptr, stream);
 }
 
 PLACE_EXPORT CUresult cuMemFreeAsync_ptsz(CUdeviceptr dptr, CUstream stream)
 {
-    struct place_cu_request r = {
-        .how = PLACE_CU_ASYNC, .next = next(E_FREE_ASYNC_PTSZ), .stream = stream};
-    return place_cuda_free(dptr, &r);
+    return free_async(E_FREE_ASYNC_PTSZ, dptr, stream);
 }
 
 /* The driver's answer to a call libplace only counts, made with the guard up so that

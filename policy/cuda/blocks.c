@@ -32,28 +32,17 @@ void place_cu_blocks_put(enum place_cu_map m, const struct place_cu_block *b)
     }
 }
 
-static bool find(enum place_cu_map m, uint64_t key, struct place_cu_block *b, bool take)
+bool place_cu_blocks_take(enum place_cu_map m, uint64_t key, struct place_cu_block *b)
 {
     struct entry *e;
     pthread_mutex_lock(&lock);
     HASH_FIND(hh, maps[m], &key, sizeof key, e);
-    if (e) {
+    bool found = e != NULL;
+    if (found) {
         *b = e->b;
-        if (take)
-            HASH_DEL(maps[m], e);
+        HASH_DEL(maps[m], e);
     }
     pthread_mutex_unlock(&lock);
-    if (e && take)
-        __libc_free(e);
-    return e != NULL;
-}
-
-bool place_cu_blocks_take(enum place_cu_map m, uint64_t key, struct place_cu_block *b)
-{
-    return find(m, key, b, true);
-}
-
-bool place_cu_blocks_get(enum place_cu_map m, uint64_t key, struct place_cu_block *b)
-{
-    return find(m, key, b, false);
+    __libc_free(e);
+    return found;
 }

@@ -27,7 +27,4 @@ void place_cu_blocks_put(enum place_cu_map m, const struct place_cu_block *b);
 /* Removes the block under key into *b; false when there is none. */
 bool place_cu_blocks_take(enum place_cu_map m, uint64_t key, struct place_cu_block *b);
 
-/* Looks the block under key up without removing it. */
-bool place_cu_blocks_get(enum place_cu_map m, uint64_t key, struct place_cu_block *b);
-
 #endif

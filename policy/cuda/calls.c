@@ -6,11 +6,9 @@
 
 #include "../../shim/thread.h"
 #include "../chain.h"
-#include "../out.h"
 #include "../place.h"
 #include "../pool.h"
 #include "../tier.h"
-#include "../timeline.h"
 #include "blocks.h"
 #include "driver.h"
 
@@ -31,38 +29,37 @@ struct place_tier *place_cuda_device_tier(int dev)
     return dev >= 0 && dev < MAX_GPUS ? gpu_tier[dev] : NULL;
 }
 
+/* GPU dev's tier is place_tiers[i]. */
+static void use_tier(int dev, unsigned i)
+{
+    gpu_tier[dev] = place_tiers[i];
+    gpu_rule[dev] =
+        (struct place_rule_config){.nchain = 1, .chain = {(uint8_t)i}, .on_full = PLACE_FALLBACK};
+    strcpy(gpu_rule[dev].name, place_tiers[i]->name);
+}
+
 static void add_gpu_tiers(void)
 {
     static struct place_tier added[MAX_GPUS];
     static struct place_tier_config config[MAX_GPUS];
-    unsigned n = 0;
-    while (place_tiers[n])
-        n++;
-    for (unsigned k = 1; k < n; k++) {
-        const struct place_tier_config *c = place_tiers[k]->config;
-        if (c && c->kind == PLACE_DEVICE && c->device < MAX_GPUS && !gpu_tier[c->device])
-            gpu_tier[c->device] = place_tiers[k];
+    unsigned n = 1;
+    for (; place_tiers[n]; n++) {
+        const struct place_tier_config *c = place_tiers[n]->config;
+        if (c->kind == PLACE_DEVICE && c->device < MAX_GPUS && !gpu_tier[c->device])
+            use_tier(c->device, n);
     }
-    for (int d = 0; d < place_cu.devices && d < MAX_GPUS; d++) {
-        if (!gpu_tier[d] && n < PLACE_MAX_TIERS) {
-            struct place_tier_config *c = &config[d];
-            snprintf(c->name, sizeof c->name, "device%d", d);
-            c->kind = PLACE_DEVICE;
-            c->device = d;
-            added[d] = (struct place_tier){
-                .name = c->name, .config = c, .ops = &place_device_ops, .prepared = 2};
-            place_device_ops.init(&added[d]);
-            gpu_tier[d] = &added[d];
-            /* the report may be reading the list: the tier is whole before it is in it */
-            __atomic_store_n(&place_tiers[n++], &added[d], __ATOMIC_RELEASE);
-        }
-        if (gpu_tier[d]) {
-            gpu_rule[d] = (struct place_rule_config){.nchain = 1, .on_full = PLACE_FALLBACK};
-            strcpy(gpu_rule[d].name, gpu_tier[d]->name);
-            for (unsigned k = 0; k < n; k++)
-                if (place_tiers[k] == gpu_tier[d])
-                    gpu_rule[d].chain[0] = (uint8_t)k;
-        }
+    for (int d = 0; d < place_cu.devices && d < MAX_GPUS && n < PLACE_MAX_TIERS; d++) {
+        if (gpu_tier[d])
+            continue;
+        struct place_tier_config *c = &config[d];
+        snprintf(c->name, sizeof c->name, "device%d", d);
+        c->kind = PLACE_DEVICE;
+        c->device = d;
+        added[d] = (struct place_tier){
+            .name = c->name, .config = c, .ops = &place_device_ops, .prepared = 2};
+        /* the report may be reading the list: the tier is whole before it is in it */
+        __atomic_store_n(&place_tiers[n], &added[d], __ATOMIC_RELEASE);
+        use_tier(d, n++);
     }
 }
 
@@ -83,11 +80,24 @@ int place_cuda_prepare(struct place_tier *t)
     return (t->unavailable = why) ? -1 : 0;
 }
 
-/* What the program would have got without libplace. */
-static CUresult pass(CUdeviceptr *dptr, size_t size, const struct place_cu_request *r)
+int place_cuda_prepare_gpu(struct place_tier *t, int gpu, const char *what)
+{
+    int rc = place_cuda_prepare(t);
+    if (rc == 0 && gpu >= place_cu.devices) {
+        snprintf(t->reason, sizeof t->reason,
+                 "%sGPU %d does not exist (the CUDA driver reports %d)", what, gpu,
+                 place_cu.devices);
+        t->unavailable = t->reason;
+        rc = -1;
+    }
+    return rc;
+}
+
+CUresult place_cu_request_alloc(struct place_cu_request *r, CUdeviceptr *dptr, size_t size)
 {
     switch (r->how) {
     case PLACE_CU_PITCH:
+        r->pitched = true;
         return ((CUresult(*)(CUdeviceptr *, size_t *, size_t, size_t, unsigned))r->next)(
             dptr, r->pitch, r->width, r->height, r->elem);
     case PLACE_CU_ASYNC:
@@ -95,6 +105,12 @@ static CUresult pass(CUdeviceptr *dptr, size_t size, const struct place_cu_reque
     default:
         return ((CUresult(*)(CUdeviceptr *, size_t))r->next)(dptr, size);
     }
+}
+
+CUresult place_cu_request_free(const struct place_cu_request *r, CUdeviceptr d)
+{
+    return r->how == PLACE_CU_ASYNC ? ((CUresult(*)(CUdeviceptr, CUstream))r->next)(d, r->stream)
+                                    : ((CUresult(*)(CUdeviceptr))r->next)(d);
 }
 
 CUresult place_cuda_alloc(CUdeviceptr *dptr, size_t size, struct place_cu_request *r, uintptr_t ra)
@@ -115,7 +131,7 @@ CUresult place_cuda_alloc(CUdeviceptr *dptr, size_t size, struct place_cu_reques
             chain = &gpu_rule[dev];
     }
     if (!chain) {
-        CUresult rc = pass(dptr, size, r);
+        CUresult rc = place_cu_request_alloc(r, dptr, size);
         place_guard_leave(was);
         return rc;
     }
@@ -130,12 +146,13 @@ CUresult place_cuda_alloc(CUdeviceptr *dptr, size_t size, struct place_cu_reques
         CUdeviceptr d = t->config->kind == PLACE_PINNED
                             ? (CUdeviceptr)place_pool_device(t->state, p)
                             : (CUdeviceptr)(uintptr_t)p;
-        size_t usable =
-            t->ops->usable_size ? t->ops->usable_size(t, p) : t->ops->good_size(size, 0);
         place_cu_blocks_put(PLACE_CU_POINTERS,
-                            &(struct place_cu_block){
-                                .key = d, .tier = t, .host = p, .usable = usable, .placed = true});
-        if (r->how == PLACE_CU_PITCH && t->config->kind != PLACE_DEVICE)
+                            &(struct place_cu_block){.key = d,
+                                                     .tier = t,
+                                                     .host = p,
+                                                     .usable = place_tier_counted(t, p, size, 0),
+                                                     .placed = true});
+        if (r->how == PLACE_CU_PITCH && !r->pitched) /* rows as shim/cuda.c sized them */
             *r->pitch = size / r->height;
         if (rule >= 0)
             place_count_rule(rule, ra, i, size);
@@ -147,13 +164,6 @@ CUresult place_cuda_alloc(CUdeviceptr *dptr, size_t size, struct place_cu_reques
     return rc;
 }
 
-static void release(const struct place_cu_block *b)
-{
-    atomic_fetch_add(&b->tier->stats.frees, 1);
-    place_tier_release(b->tier, (int64_t)b->usable);
-    place_timeline_tick();
-}
-
 CUresult place_cuda_free(CUdeviceptr d, struct place_cu_request *r)
 {
     struct place_cu_block b;
@@ -161,11 +171,9 @@ CUresult place_cuda_free(CUdeviceptr d, struct place_cu_request *r)
         return CUDA_ERROR_NOT_INITIALIZED;
     bool known = d && place_cu_blocks_take(PLACE_CU_POINTERS, d, &b);
     if (!known || !b.placed) { /* the driver's block: a counted one is uncounted if freed */
-        CUresult rc = r->how == PLACE_CU_ASYNC
-                          ? ((CUresult(*)(CUdeviceptr, CUstream))r->next)(d, r->stream)
-                          : ((CUresult(*)(CUdeviceptr))r->next)(d);
+        CUresult rc = place_cu_request_free(r, d);
         if (known && rc == CUDA_SUCCESS)
-            release(&b);
+            place_tier_forget(b.tier, b.usable);
         else if (known)
             place_cu_blocks_put(PLACE_CU_POINTERS, &b);
         return rc;
@@ -198,19 +206,14 @@ bool place_cuda_charge(enum place_kind kind, int dev, uint64_t key, size_t size,
     struct place_tier *t = !place_cuda_on || place_cuda_start() ? NULL : tier_of(kind, dev);
     if (!t)
         return true;
-    uint64_t limit = kind == PLACE_DEVICE ? t->limit : 0;
-    if (!place_stats_reserve(&t->stats, (int64_t)size, limit)) {
+    /* device memory has nowhere else to go; host memory the program chose is its call */
+    if (!place_tier_charge(t, size, kind != PLACE_DEVICE)) {
         atomic_fetch_add(&t->stats.refused, 1);
         atomic_fetch_add(&t->stats.failures, 1);
         return false;
     }
-    atomic_fetch_add(&t->stats.allocs, 1);
-    int64_t over = atomic_load(&t->stats.bytes) - (int64_t)t->limit;
-    if (t->limit && over > 0)
-        atomic_fetch_add(&t->stats.overflow_bytes, (uint64_t)over < size ? (uint64_t)over : size);
     place_cu_blocks_put(handle ? PLACE_CU_HANDLES : PLACE_CU_POINTERS,
                         &(struct place_cu_block){.key = key, .tier = t, .usable = size});
-    place_timeline_tick();
     return true;
 }
 
@@ -219,7 +222,7 @@ bool place_cuda_discharge(uint64_t key, bool handle)
     struct place_cu_block b;
     if (!place_cu_blocks_take(handle ? PLACE_CU_HANDLES : PLACE_CU_POINTERS, key, &b))
         return false;
-    release(&b);
+    place_tier_forget(b.tier, b.usable);
     return true;
 }
 

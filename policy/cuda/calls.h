@@ -24,8 +24,15 @@ struct place_cu_request {
     CUstream stream;
     size_t *pitch, width, height;
     unsigned elem;
-    CUresult rc; /* the first error other than out of memory a driver call gave */
+    bool pitched; /* the driver's pitched call made the block, and set *pitch */
+    CUresult rc;  /* the first error other than out of memory a driver call gave */
 };
+
+/* The program's own call (r->next) for size bytes: what it would get without libplace. */
+CUresult place_cu_request_alloc(struct place_cu_request *r, CUdeviceptr *dptr, size_t size);
+
+/* The program's own free (r->next, on r->stream for the async one). */
+CUresult place_cu_request_free(const struct place_cu_request *r, CUdeviceptr d);
 
 /* The request the calling thread is placing now, for the device tier. */
 extern __thread struct place_cu_request *place_cu_request
@@ -47,6 +54,10 @@ const char *place_cuda_start(void);
  * unavailable with the reason: 0 or -1; 1 while another thread starts the driver. */
 struct place_tier;
 int place_cuda_prepare(struct place_tier *t);
+
+/* The same for a tier that needs GPU gpu: unavailable when there is no such GPU, with
+ * the reason after what ("" or "its location: "). */
+int place_cuda_prepare_gpu(struct place_tier *t, int gpu, const char *what);
 
 /* A device allocation of size bytes (for PITCH: the pitch times the height). */
 CUresult place_cuda_alloc(CUdeviceptr *dptr, size_t size, struct place_cu_request *r, uintptr_t ra);

@@ -14,8 +14,28 @@
 struct place_driver place_cu;
 const char place_driver_busy[] = "the CUDA driver is being started by another thread";
 
-static const char *load_error; /* why the driver could not be loaded, once tried */
-static _Atomic int loaded;     /* 0 not tried, 1 loading, 2 done (see load_error) */
+/* Runs step once: its verdict (NULL or why not) to every later caller, and
+ * place_driver_busy to one that comes while another thread runs it (dlopen holds the
+ * loader's lock: waiting could deadlock). The driver's own allocations meanwhile are
+ * glibc's. */
+struct once {
+    _Atomic int state; /* 0 not tried, 1 under way, 2 done */
+    const char *verdict;
+};
+
+static const char *once(struct once *o, const char *(*step)(void))
+{
+    int expect = 0;
+    if (atomic_load_explicit(&o->state, memory_order_acquire) == 2)
+        return o->verdict;
+    if (!atomic_compare_exchange_strong(&o->state, &expect, 1))
+        return expect == 2 ? o->verdict : place_driver_busy;
+    uint8_t was = place_guard_enter();
+    o->verdict = step();
+    place_guard_leave(was);
+    atomic_store_explicit(&o->state, 2, memory_order_release);
+    return o->verdict;
+}
 
 /* What libplace calls, by the names the CUDA 13 headers give them. */
 #define SYM(field, name)                                                                           \
@@ -70,17 +90,8 @@ static const char *load(void)
 
 const char *place_driver_load(void)
 {
-    int expect = 0;
-    if (atomic_load_explicit(&loaded, memory_order_acquire) == 2)
-        return load_error;
-    if (!atomic_compare_exchange_strong(&loaded, &expect, 1))
-        return expect == 2 ? load_error : place_driver_busy;
-    /* dlopen and the driver's constructors allocate: glibc serves them */
-    uint8_t was = place_guard_enter();
-    load_error = load();
-    place_guard_leave(was);
-    atomic_store_explicit(&loaded, 2, memory_order_release);
-    return load_error;
+    static struct once loaded;
+    return once(&loaded, load);
 }
 
 void *place_driver_sym(const char *name)
@@ -122,9 +133,6 @@ void place_cu_refused(struct place_tier *t, const char *call, size_t size, CUres
                    place_cu_error(rc, e, sizeof e));
 }
 
-static const char *start_error;
-static _Atomic int started; /* as loaded */
-
 static const char *start(void)
 {
     static char why[256];
@@ -155,16 +163,8 @@ static const char *start(void)
 
 const char *place_driver_start(void)
 {
-    int expect = 0;
-    if (atomic_load_explicit(&started, memory_order_acquire) == 2)
-        return start_error;
-    if (!atomic_compare_exchange_strong(&started, &expect, 1))
-        return expect == 2 ? start_error : place_driver_busy;
-    uint8_t was = place_guard_enter();
-    start_error = start();
-    place_guard_leave(was);
-    atomic_store_explicit(&started, 2, memory_order_release);
-    return start_error;
+    static struct once started;
+    return once(&started, start);
 }
 
 int place_ctx_device(void)

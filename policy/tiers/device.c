@@ -21,22 +21,13 @@ static int device_init(struct place_tier *t)
 
 static int device_prepare(struct place_tier *t)
 {
-    int dev = t->config->device;
-    int rc = place_cuda_prepare(t);
-    if (rc != 0)
-        return rc;
-    if (dev >= place_cu.devices) {
-        snprintf(t->reason, sizeof t->reason, "GPU %d does not exist (the CUDA driver reports %d)",
-                 dev, place_cu.devices);
-        t->unavailable = t->reason;
-        return -1;
-    }
+    int dev = t->config->device, rc = place_cuda_prepare_gpu(t, dev, "");
     char limit[PLACE_SIZE_STR], total[PLACE_SIZE_STR];
-    if (t->limit > place_cu.total[dev] && place_cu.total[dev])
+    if (rc == 0 && t->limit > place_cu.total[dev] && place_cu.total[dev])
         place_warn("tier %s: limit %s is more than GPU %d has (%s): the GPU's memory is the limit",
                    t->name, place_size_str(limit, (int64_t)t->limit), dev,
                    place_size_str(total, (int64_t)place_cu.total[dev]));
-    return 0;
+    return rc;
 }
 
 static size_t device_good_size(size_t size, size_t align)
@@ -56,17 +47,9 @@ static void *device_alloc(struct place_tier *t, size_t size, size_t align)
     CUresult rc = place_ctx_enter(t->config->device, &c);
     if (rc == CUDA_SUCCESS) {
         /* the program's own call when its context is this GPU's; a pushed context has
-         * none of its streams, and a pitch is then computed as for the other tiers */
-        if (c.pushed || r->how == PLACE_CU_PLAIN)
-            rc = (c.pushed ? place_cu.MemAlloc : (CUresult(*)(CUdeviceptr *, size_t))r->next)(&d,
-                                                                                              size);
-        else if (r->how == PLACE_CU_ASYNC)
-            rc = ((CUresult(*)(CUdeviceptr *, size_t, CUstream))r->next)(&d, size, r->stream);
-        else
-            rc = ((CUresult(*)(CUdeviceptr *, size_t *, size_t, size_t, unsigned))r->next)(
-                &d, r->pitch, r->width, r->height, r->elem);
-        if (c.pushed && r->how == PLACE_CU_PITCH)
-            *r->pitch = size / r->height;
+         * none of its streams, so a plain allocation serves (and the pitch is computed
+         * as for the other tiers) */
+        rc = c.pushed ? place_cu.MemAlloc(&d, size) : place_cu_request_alloc(r, &d, size);
         place_ctx_leave(&c);
     }
     if (rc != CUDA_SUCCESS && rc != CUDA_ERROR_OUT_OF_MEMORY) {
@@ -83,12 +66,8 @@ static void device_free(struct place_tier *t, void *p, size_t usable)
     (void)usable;
     struct place_cu_request *r = place_cu_request;
     CUdeviceptr d = (CUdeviceptr)(uintptr_t)p;
-    CUresult rc = !r ? place_cu.MemFree(d)
-                  : r->how == PLACE_CU_ASYNC
-                      ? ((CUresult(*)(CUdeviceptr, CUstream))r->next)(d, r->stream)
-                      : ((CUresult(*)(CUdeviceptr))r->next)(d);
-    if (r)
-        r->rc = rc;
+    if (r) /* every device block is freed by the program's call (place_cuda_free) */
+        r->rc = place_cu_request_free(r, d);
 }
 
 /* The GPU's memory, and what the tier does not hold of it: asking the driver at exit,

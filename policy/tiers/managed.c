@@ -81,17 +81,8 @@ static int managed_init(struct place_tier *t)
 
 static int managed_prepare(struct place_tier *t)
 {
-    int rc = place_cuda_prepare(t);
-    if (rc != 0)
-        return rc;
-    if (t->config->location >= place_cu.devices) {
-        snprintf(t->reason, sizeof t->reason,
-                 "its location is GPU %d, which does not exist (the CUDA driver reports %d)",
-                 t->config->location, place_cu.devices);
-        t->unavailable = t->reason;
-        return -1;
-    }
-    return 0;
+    int gpu = t->config->location;
+    return gpu >= 0 ? place_cuda_prepare_gpu(t, gpu, "its location: ") : place_cuda_prepare(t);
 }
 
 const struct place_tier_ops place_managed_ops = {
