@@ -3,7 +3,7 @@
 #include <signal.h>
 #include <string.h>
 
-#include "../policy/report.h"
+#include "../policy/base/path.h"
 #include "values.h"
 
 const char *const place_kind_names[] = {"dram", "hbw", "numa", "pinned", "managed", "device", NULL};

@@ -3,7 +3,7 @@
 #ifndef PLACE_KEYS_H
 #define PLACE_KEYS_H
 
-#include "../policy/fmt.h"
+#include "../policy/base/fmt.h"
 #include "policy.h"
 
 /* Stores value into the section's object (a tier or rule config, or the policy for

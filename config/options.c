@@ -5,8 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../policy/fmt.h"
-#include "../policy/out.h"
+#include "../policy/base/fmt.h"
+#include "../policy/base/out.h"
 #include "keys.h"
 
 struct place_options place_options;

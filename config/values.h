@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../policy/fmt.h"
+#include "../policy/base/fmt.h"
 #include "policy.h"
 
 bool place_value_size(const char *s, uint64_t *out, struct place_buf *why);

@@ -1,6 +1,6 @@
 /* malloc, calloc and the aligned family.
  *
- * A size inside some rule's window goes to the policy (policy/place.c). Every other call
+ * A size inside some rule's window goes to the engine (policy/engine/place.c). Every other call
  * is glibc's: a tail call when nobody asked for counts, otherwise counted against the
  * dram tier on the way out. Failures are glibc's too: errno is whatever glibc set
  * (ENOMEM), and on success nothing here touches it. */
@@ -9,34 +9,28 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../policy/place.h"
+#include "../policy/base/glibc.h"
+#include "../policy/engine/place.h"
+#include "../policy/stats/threads.h"
 #include "export.h"
-#include "glibc.h"
-#include "thread.h"
 
+/* glibc's answer p, counted when someone will read the counts. */
 static inline void *counted(void *p)
 {
-    if (__builtin_expect(p != NULL, 1))
+    if (place_counting && __builtin_expect(p != NULL, 1))
         place_count(1, 0, (int64_t)place_glibc_usable(p));
     return p;
 }
 
 #define CALLER ((uintptr_t)__builtin_return_address(0))
 
-/* Returns the policy's answer when size is in a window, else glibc's answer to call: a
- * tail call when nothing is counted, counted on the way out otherwise. */
-#define SERVE(size, align, kind, call)                                                             \
-    do {                                                                                           \
-        if (__builtin_expect(place_in_window(size), 0))                                            \
-            return place_alloc(size, align, kind, CALLER);                                         \
-        if (!place_counting)                                                                       \
-            return call;                                                                           \
-        return counted(call);                                                                      \
-    } while (0)
-
 PLACE_EXPORT void *malloc(size_t size)
 {
-    SERVE(size, 0, PLACE_MALLOC, __libc_malloc(size));
+    if (__builtin_expect(place_in_window(size), 0))
+        return place_alloc(size, 0, PLACE_MALLOC, CALLER);
+    if (!place_counting)
+        return __libc_malloc(size);
+    return counted(__libc_malloc(size));
 }
 
 /* glibc checks nmemb * size for overflow (ENOMEM) and skips clearing fresh mmapped memory;
@@ -51,9 +45,19 @@ PLACE_EXPORT void *calloc(size_t nmemb, size_t size)
     return counted(__libc_calloc(nmemb, size));
 }
 
+/* The aligned shapes: the engine when size is in a window, else glibc's memalign. */
+static inline void *aligned(size_t align, size_t size, uintptr_t ra)
+{
+    if (__builtin_expect(place_in_window(size), 0))
+        return place_alloc(size, align, PLACE_ALIGNED, ra);
+    if (!place_counting)
+        return __libc_memalign(align, size);
+    return counted(__libc_memalign(align, size));
+}
+
 PLACE_EXPORT void *memalign(size_t align, size_t size)
 {
-    SERVE(size, align, PLACE_ALIGNED, __libc_memalign(align, size));
+    return aligned(align, size, CALLER);
 }
 
 /* In glibc 2.36 (Debian 12) aligned_alloc is an alias of memalign: any alignment is
@@ -61,12 +65,13 @@ PLACE_EXPORT void *memalign(size_t align, size_t size)
  * with EINVAL; libplace follows the glibc it runs on here. */
 PLACE_EXPORT void *aligned_alloc(size_t align, size_t size)
 {
-    SERVE(size, align, PLACE_ALIGNED, __libc_memalign(align, size));
+    return aligned(align, size, CALLER);
 }
 
+/* glibc's valloc is memalign at the page size. */
 PLACE_EXPORT void *valloc(size_t size)
 {
-    SERVE(size, (size_t)getpagesize(), PLACE_ALIGNED, __libc_valloc(size));
+    return aligned((size_t)getpagesize(), size, CALLER);
 }
 
 /* pvalloc rounds the size up to whole pages (0 to one page); a size whose rounding
@@ -92,8 +97,8 @@ PLACE_EXPORT int posix_memalign(void **out, size_t align, size_t size)
     void *p;
     if (__builtin_expect(place_in_window(size), 0))
         p = place_alloc(size, align, PLACE_ALIGNED, CALLER);
-    else if ((p = __libc_memalign(align, size)) && place_counting)
-        counted(p);
+    else
+        p = counted(__libc_memalign(align, size));
     if (!p)
         return ENOMEM;
     *out = p;

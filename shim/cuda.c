@@ -15,11 +15,11 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "../policy/cuda/calls.h"
-#include "../policy/cuda/driver.h"
+#include "../policy/base/guard.h"
+#include "../policy/base/lib.h"
+#include "../policy/engine/cuda_path.h"
 #include "dlsym.h"
 #include "export.h"
-#include "thread.h"
 
 /* The v1 lookup of CUDA 11.3 to 11.8, which cuda.h now spells as the v2 one. */
 #undef cuGetProcAddress
@@ -162,19 +162,23 @@ PLACE_EXPORT CUresult cuGetProcAddress(const char *symbol, void **pfn, int versi
     return rc;
 }
 
+/* The return address of the program's call into the CUDA runtime (cudaMalloc...), so
+ * that sites name the program's code rather than the runtime's; 0 outside one. */
+static __thread uintptr_t runtime_site __attribute__((tls_model("initial-exec")));
+
 /* The program's call site: its call into the CUDA runtime, if it went through one. */
-#define SITE (place_cu_site ? place_cu_site : (uintptr_t)__builtin_return_address(0))
+#define SITE (runtime_site ? runtime_site : (uintptr_t)__builtin_return_address(0))
 
 PLACE_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t size)
 {
-    struct place_cu_request r = {.how = PLACE_CU_PLAIN, .next = next(E_ALLOC)};
-    return place_cuda_alloc(dptr, size, &r, SITE);
+    struct place_cu_call c = {.how = PLACE_CU_PLAIN, .next = next(E_ALLOC)};
+    return place_cuda_alloc(dptr, size, &c, SITE);
 }
 
 PLACE_EXPORT CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pitch, size_t width,
                                          size_t height, unsigned elem)
 {
-    struct place_cu_request r = {.how = PLACE_CU_PITCH,
+    struct place_cu_call c = {.how = PLACE_CU_PITCH,
                                  .next = next(E_PITCH),
                                  .pitch = pitch,
                                  .width = width,
@@ -184,13 +188,13 @@ PLACE_EXPORT CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pitch, size_
     size_t size = 0, row = (width + 511) / 512 * 512;
     bool valid = pitch && row >= width && (elem == 4 || elem == 8 || elem == 16) &&
                  !__builtin_mul_overflow(row, height, &size);
-    return place_cuda_alloc(dptr, valid ? size : 0, &r, SITE);
+    return place_cuda_alloc(dptr, valid ? size : 0, &c, SITE);
 }
 
 static CUresult alloc_async(int e, CUdeviceptr *dptr, size_t size, CUstream stream, uintptr_t ra)
 {
-    struct place_cu_request r = {.how = PLACE_CU_ASYNC, .next = next(e), .stream = stream};
-    return place_cuda_alloc(dptr, size, &r, ra);
+    struct place_cu_call c = {.how = PLACE_CU_ASYNC, .next = next(e), .stream = stream};
+    return place_cuda_alloc(dptr, size, &c, ra);
 }
 
 PLACE_EXPORT CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t size, CUstream stream)
@@ -205,14 +209,14 @@ PLACE_EXPORT CUresult cuMemAllocAsync_ptsz(CUdeviceptr *dptr, size_t size, CUstr
 
 PLACE_EXPORT CUresult cuMemFree_v2(CUdeviceptr dptr)
 {
-    struct place_cu_request r = {.how = PLACE_CU_PLAIN, .next = next(E_FREE)};
-    return place_cuda_free(dptr, &r);
+    struct place_cu_call c = {.how = PLACE_CU_PLAIN, .next = next(E_FREE)};
+    return place_cuda_free(dptr, &c);
 }
 
 static CUresult free_async(int e, CUdeviceptr dptr, CUstream stream)
 {
-    struct place_cu_request r = {.how = PLACE_CU_ASYNC, .next = next(e), .stream = stream};
-    return place_cuda_free(dptr, &r);
+    struct place_cu_call c = {.how = PLACE_CU_ASYNC, .next = next(e), .stream = stream};
+    return place_cuda_free(dptr, &c);
 }
 
 PLACE_EXPORT CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream stream)
@@ -225,60 +229,85 @@ PLACE_EXPORT CUresult cuMemFreeAsync_ptsz(CUdeviceptr dptr, CUstream stream)
     return free_async(E_FREE_ASYNC_PTSZ, dptr, stream);
 }
 
-/* The driver's answer to a call libplace only counts, made with the guard up so that
- * what the driver allocates inside is glibc's; `then` runs on success. */
-#define COUNTED(e, type, args, then)                                                               \
-    do {                                                                                           \
-        __typeof__(type) fn = next(e);                                                             \
-        if (!fn)                                                                                   \
-            return CUDA_ERROR_NOT_INITIALIZED;                                                     \
-        uint8_t was = place_guard_enter();                                                         \
-        CUresult rc = fn args;                                                                     \
-        if (rc == CUDA_SUCCESS) {                                                                  \
-            then;                                                                                  \
-        }                                                                                          \
-        place_guard_leave(was);                                                                    \
-        return rc;                                                                                 \
-    } while (0)
+/* The calls libplace only counts: the driver's own, made with the guard up (what the
+ * driver allocates inside is glibc's), then the count on success. */
+
+static CUresult counted(uint8_t was, CUresult rc)
+{
+    place_guard_leave(was);
+    return rc;
+}
 
 PLACE_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t size, unsigned flags)
 {
-    COUNTED(E_MANAGED, CUresult(*)(CUdeviceptr *, size_t, unsigned), (dptr, size, flags),
-            place_cuda_charge(PLACE_MANAGED, -1, *dptr, size, false));
+    CUresult (*fn)(CUdeviceptr *, size_t, unsigned) = next(E_MANAGED);
+    uint8_t was = place_guard_enter();
+    CUresult rc = fn ? fn(dptr, size, flags) : CUDA_ERROR_NOT_INITIALIZED;
+    if (rc == CUDA_SUCCESS)
+        place_cuda_charge(PLACE_MANAGED, -1, *dptr, size, false);
+    return counted(was, rc);
+}
+
+/* Pinned memory the program asks the driver for: counted in the policy's pinned tier. */
+static CUresult pinned(uint8_t was, CUresult rc, const void *p, size_t size)
+{
+    if (rc == CUDA_SUCCESS)
+        place_cuda_charge(PLACE_PINNED, -1, (uintptr_t)p, size, false);
+    return counted(was, rc);
 }
 
 PLACE_EXPORT CUresult cuMemHostAlloc(void **pp, size_t size, unsigned flags)
 {
-    COUNTED(E_HOST_ALLOC, CUresult(*)(void **, size_t, unsigned), (pp, size, flags),
-            place_cuda_charge(PLACE_PINNED, -1, (uintptr_t)*pp, size, false));
+    CUresult (*fn)(void **, size_t, unsigned) = next(E_HOST_ALLOC);
+    uint8_t was = place_guard_enter();
+    CUresult rc = fn ? fn(pp, size, flags) : CUDA_ERROR_NOT_INITIALIZED;
+    return pinned(was, rc, rc == CUDA_SUCCESS ? *pp : NULL, size);
 }
 
 PLACE_EXPORT CUresult cuMemAllocHost_v2(void **pp, size_t size)
 {
-    COUNTED(E_ALLOC_HOST, CUresult(*)(void **, size_t), (pp, size),
-            place_cuda_charge(PLACE_PINNED, -1, (uintptr_t)*pp, size, false));
-}
-
-PLACE_EXPORT CUresult cuMemFreeHost(void *p)
-{
-    COUNTED(E_FREE_HOST, CUresult(*)(void *), (p), place_cuda_discharge((uintptr_t)p, false));
+    CUresult (*fn)(void **, size_t) = next(E_ALLOC_HOST);
+    uint8_t was = place_guard_enter();
+    CUresult rc = fn ? fn(pp, size) : CUDA_ERROR_NOT_INITIALIZED;
+    return pinned(was, rc, rc == CUDA_SUCCESS ? *pp : NULL, size);
 }
 
 PLACE_EXPORT CUresult cuMemHostRegister_v2(void *p, size_t size, unsigned flags)
 {
-    COUNTED(E_REGISTER, CUresult(*)(void *, size_t, unsigned), (p, size, flags),
-            place_cuda_charge(PLACE_PINNED, -1, (uintptr_t)p, size, false));
+    CUresult (*fn)(void *, size_t, unsigned) = next(E_REGISTER);
+    uint8_t was = place_guard_enter();
+    return pinned(was, fn ? fn(p, size, flags) : CUDA_ERROR_NOT_INITIALIZED, p, size);
+}
+
+/* A free of memory the driver gave (e: cuMemFreeHost or cuMemHostUnregister): uncounted. */
+static CUresult unpin(int e, void *p)
+{
+    CUresult (*fn)(void *) = next(e);
+    uint8_t was = place_guard_enter();
+    CUresult rc = fn ? fn(p) : CUDA_ERROR_NOT_INITIALIZED;
+    if (rc == CUDA_SUCCESS)
+        place_cuda_discharge((uintptr_t)p, false);
+    return counted(was, rc);
+}
+
+PLACE_EXPORT CUresult cuMemFreeHost(void *p)
+{
+    return unpin(E_FREE_HOST, p);
 }
 
 PLACE_EXPORT CUresult cuMemHostUnregister(void *p)
 {
-    COUNTED(E_UNREGISTER, CUresult(*)(void *), (p), place_cuda_discharge((uintptr_t)p, false));
+    return unpin(E_UNREGISTER, p);
 }
 
 PLACE_EXPORT CUresult cuMemGetInfo_v2(size_t *free, size_t *total)
 {
-    COUNTED(E_INFO, CUresult(*)(size_t *, size_t *), (free, total),
-            place_cuda_meminfo(free, total));
+    CUresult (*fn)(size_t *, size_t *) = next(E_INFO);
+    uint8_t was = place_guard_enter();
+    CUresult rc = fn ? fn(free, total) : CUDA_ERROR_NOT_INITIALIZED;
+    if (rc == CUDA_SUCCESS)
+        place_cuda_meminfo(free, total);
+    return counted(was, rc);
 }
 
 /* Virtual-memory allocations (PyTorch's expandable segments): counted in their GPU's
@@ -286,23 +315,27 @@ PLACE_EXPORT CUresult cuMemGetInfo_v2(size_t *free, size_t *total)
 PLACE_EXPORT CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
                                   const CUmemAllocationProp *prop, unsigned long long flags)
 {
+    CUresult (*fn)(CUmemGenericAllocationHandle *, size_t, const CUmemAllocationProp *,
+                   unsigned long long) = next(E_CREATE);
     CUresult (*release)(CUmemGenericAllocationHandle) = next(E_RELEASE);
-    COUNTED(
-        E_CREATE,
-        CUresult(*)(CUmemGenericAllocationHandle *, size_t, const CUmemAllocationProp *,
-                    unsigned long long),
-        (handle, size, prop, flags),
-        if (prop->location.type == CU_MEM_LOCATION_TYPE_DEVICE &&
-            !place_cuda_charge(PLACE_DEVICE, prop->location.id, *handle, size, true)) {
-            release(*handle);
-            rc = CUDA_ERROR_OUT_OF_MEMORY;
-        });
+    uint8_t was = place_guard_enter();
+    CUresult rc = fn ? fn(handle, size, prop, flags) : CUDA_ERROR_NOT_INITIALIZED;
+    if (rc == CUDA_SUCCESS && prop->location.type == CU_MEM_LOCATION_TYPE_DEVICE &&
+        !place_cuda_charge(PLACE_DEVICE, prop->location.id, *handle, size, true)) {
+        release(*handle);
+        rc = CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    return counted(was, rc);
 }
 
 PLACE_EXPORT CUresult cuMemRelease(CUmemGenericAllocationHandle handle)
 {
-    COUNTED(E_RELEASE, CUresult(*)(CUmemGenericAllocationHandle), (handle),
-            place_cuda_discharge(handle, true));
+    CUresult (*fn)(CUmemGenericAllocationHandle) = next(E_RELEASE);
+    uint8_t was = place_guard_enter();
+    CUresult rc = fn ? fn(handle) : CUDA_ERROR_NOT_INITIALIZED;
+    if (rc == CUDA_SUCCESS)
+        place_cuda_discharge(handle, true);
+    return counted(was, rc);
 }
 
 /* The runtime's calls, for programs on shared cudart: they reach the driver through
@@ -324,10 +357,10 @@ static void *runtime_next(const char *name, _Atomic(void *) *cache)
         cudaError_t(*fn) params = runtime_next(#name, &cache);                                     \
         if (!fn)                                                                                   \
             return cudaErrorInitializationError;                                                   \
-        uintptr_t outer = place_cu_site;                                                           \
-        place_cu_site = outer ? outer : (uintptr_t)__builtin_return_address(0);                    \
+        uintptr_t outer = runtime_site;                                                            \
+        runtime_site = outer ? outer : (uintptr_t)__builtin_return_address(0);                     \
         cudaError_t rc = fn args;                                                                  \
-        place_cu_site = outer;                                                                     \
+        runtime_site = outer;                                                                      \
         return rc;                                                                                 \
     }
 

@@ -3,35 +3,14 @@
 #include <dlfcn.h>
 #include <stddef.h>
 
+#include "../policy/base/lib.h"
 #include "export.h"
-
-/* glibc's dlsym, for the trampoline below */
-__attribute__((visibility("hidden"))) void *(*place_glibc_dlsym)(void *, const char *);
-
-static void *(*glibc_dlsym(void))(void *, const char *)
-{
-    void *(*fn)(void *, const char *) = __atomic_load_n(&place_glibc_dlsym, __ATOMIC_ACQUIRE);
-    if (!fn) {
-        /* dlvsym is not interposed; 2.34 moved dlsym into libc, 2.2.5 is older x86-64 */
-        void *f = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
-        if (!f)
-            f = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
-        fn = (void *(*)(void *, const char *))f;
-        __atomic_store_n(&place_glibc_dlsym, fn, __ATOMIC_RELEASE);
-    }
-    return fn;
-}
-
-void *place_real_dlsym(void *handle, const char *name)
-{
-    return glibc_dlsym()(handle, name);
-}
 
 /* Called by dlsym first: libplace's answer, or NULL for glibc's. */
 __attribute__((visibility("hidden"), used)) void *place_dlsym_override(void *handle,
                                                                        const char *name)
 {
-    glibc_dlsym(); /* the trampoline jumps to it */
+    place_glibc_dlsym_fn(); /* the trampoline jumps to it */
     if (!name || name[0] != 'c' || name[1] != 'u')
         return NULL;
     return place_cu_dlsym(handle, name);

@@ -6,9 +6,6 @@
 #ifndef PLACE_DLSYM_H
 #define PLACE_DLSYM_H
 
-/* glibc's dlsym. For RTLD_NEXT, "next" is next after libplace. */
-void *place_real_dlsym(void *handle, const char *name);
-
 /* What dlsym(handle, name) hands out instead of glibc's answer, or NULL to give that
  * (shim/cuda.c). name starts with "cu". */
 void *place_cu_dlsym(void *handle, const char *name);

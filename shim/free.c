@@ -1,8 +1,8 @@
-/* free and malloc_usable_size: the ownership test first, then glibc. */
+/* free and malloc_usable_size: whose block it is first (a tier's range), then glibc. */
 #include <stdlib.h>
 
+#include "../policy/engine/whose.h"
 #include "export.h"
-#include "free.h"
 
 PLACE_EXPORT void free(void *p)
 {
@@ -14,6 +14,7 @@ PLACE_EXPORT size_t malloc_usable_size(void *p)
 {
     if (!p)
         return 0;
-    struct place_tier *t = place_owner(p);
-    return t ? t->ops->usable_size(t, p) : place_glibc_usable(p);
+    bool planned;
+    struct place_tier *t = place_whose(p, &planned);
+    return place_whose_usable(p, t, planned);
 }

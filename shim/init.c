@@ -8,40 +8,57 @@
 #include <unistd.h>
 
 #include "../config/options.h"
-#include "../policy/out.h"
-#include "../policy/modules.h"
-#include "../policy/place.h"
-#include "../policy/report.h"
-#include "../policy/tier.h"
+#include "../policy/base/out.h"
+#include "../policy/base/path.h"
+#include "../policy/engine/dry.h"
+#include "../policy/engine/modules.h"
+#include "../policy/engine/place.h"
+#include "../policy/report/report.h"
+#include "../policy/stats/threads.h"
+#include "../policy/stats/timeline.h"
+#include "../policy/tiers/owner.h"
+#include "../policy/tiers/pool.h"
+#include "../policy/tiers/tier.h"
 #ifdef PLACE_HAVE_CUDA
-#include "../policy/cuda/calls.h"
+#include "../policy/engine/cuda_path.h"
 #endif
-#include "../policy/timeline.h"
-#include "owner.h"
-#include "thread.h"
 
 extern char **environ;
 
+/* The locks a forked child must find consistent, in the order they are taken (released
+ * in reverse): each module's lock before fork, released after it on both sides. The
+ * thread registry comes last; its prefork handler raises the guard first, so that fork
+ * handlers other libraries registered before libplace's may allocate. */
+static const struct {
+    void (*before)(void), (*parent)(void), (*child)(void);
+} fork_table[] = {
+    {place_modules_prefork, place_modules_postfork, place_modules_postfork},
+    {place_dry_prefork, place_dry_postfork, place_dry_postfork},
+    {place_pools_prefork, place_pools_postfork, place_pools_postfork},
+    {place_owner_prefork, place_owner_postfork, place_owner_postfork},
+    {place_threads_prefork, place_threads_postfork_parent, place_threads_postfork_child},
+};
+enum { FORK_STEPS = sizeof fork_table / sizeof fork_table[0] };
+
 static void prefork(void)
 {
-    place_policy_prefork();
-    place_owner_prefork();
-    place_threads_prefork();
+    for (unsigned k = 0; k < FORK_STEPS; k++)
+        fork_table[k].before();
 }
 
 static void postfork_parent(void)
 {
-    place_threads_postfork_parent();
-    place_owner_postfork();
-    place_policy_postfork();
+    for (unsigned k = FORK_STEPS; k-- > 0;)
+        fork_table[k].parent();
 }
 
+/* The child counts its own events from the fork, and writes a report of its own only if
+ * the policy says so. */
 static void postfork_child(void)
 {
-    place_threads_postfork_child();
-    place_owner_postfork();
-    place_policy_postfork();
-    place_report_mark_start(getppid());
+    for (unsigned k = FORK_STEPS; k-- > 0;)
+        fork_table[k].child();
+    place_run_mark_start(getppid());
     place_tiers_restart();
     place_timeline_restart();
     if (!place_config.report_children) {
@@ -58,7 +75,7 @@ static void postfork_child(void)
 __attribute__((constructor)) static void place_init(void)
 {
     uint8_t was = place_guard_enter();
-    place_report_mark_start(0);
+    place_run_mark_start(0);
     place_options_read(environ);
     if (place_options.check)
         _exit(place_config.errors ? 1 : 0);

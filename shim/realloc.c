@@ -2,22 +2,17 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "../policy/dry.h"
-#include "../policy/place.h"
+#include "../policy/engine/whose.h"
 #include "export.h"
-#include "glibc.h"
-#include "owner.h"
-#include "thread.h"
 
 /* realloc, for a request from the code at ra. */
 static inline void *resize(void *p, size_t size, uintptr_t ra)
 {
     if (p) {
-        struct place_tier *t = place_owner(p);
+        bool planned;
+        struct place_tier *t = place_whose(p, &planned);
         if (__builtin_expect(t != NULL, 0))
-            return place_realloc_placed(p, t->ops->usable_size(t, p), size, ra);
-        if (__builtin_expect(place_dry_run, 0) && place_dry_tier(p) >= 0)
-            return place_realloc_placed(p, place_glibc_usable(p), size, ra);
+            return place_realloc_placed(p, place_whose_usable(p, t, planned), size, ra);
     }
     /* a size in a window is the policy's: it may move the block to another tier */
     if (__builtin_expect(place_in_window(size), 0) && (size || !p))

@@ -7,17 +7,10 @@
 #include <stdio.h>
 
 #include "../../config/policy.h"
-#include "../cuda/calls.h"
-#include "../cuda/driver.h"
-#include "../fmt.h"
-#include "../out.h"
-#include "../tier.h"
-
-static int device_init(struct place_tier *t)
-{
-    (void)t; /* nothing can be known before the driver starts, at first use */
-    return 0;
-}
+#include "../base/fmt.h"
+#include "../base/out.h"
+#include "driver.h"
+#include "tier.h"
 
 static int device_prepare(struct place_tier *t)
 {
@@ -36,11 +29,12 @@ static size_t device_good_size(size_t size, size_t align)
     return (size + 511) / 512 * 512;
 }
 
-static void *device_alloc(struct place_tier *t, size_t size, size_t align)
+/* The driver's blocks are aligned for any use; the request's alignment is malloc's. */
+static void *device_alloc(struct place_tier *t, const struct place_request *r)
 {
-    (void)align; /* the driver's blocks are aligned for any use */
-    struct place_cu_request *r = place_cu_request;
-    if (!r)
+    struct place_cu_call *cu = r->cu;
+    size_t size = r->size;
+    if (!cu)
         return NULL;
     struct place_ctx c;
     CUdeviceptr d = 0;
@@ -49,25 +43,24 @@ static void *device_alloc(struct place_tier *t, size_t size, size_t align)
         /* the program's own call when its context is this GPU's; a pushed context has
          * none of its streams, so a plain allocation serves (and the pitch is computed
          * as for the other tiers) */
-        rc = c.pushed ? place_cu.MemAlloc(&d, size) : place_cu_request_alloc(r, &d, size);
+        rc = c.pushed ? place_cu.MemAlloc(&d, size) : place_cu_call_alloc(cu, &d, size);
         place_ctx_leave(&c);
     }
     if (rc != CUDA_SUCCESS && rc != CUDA_ERROR_OUT_OF_MEMORY) {
-        if (!r->rc)
-            r->rc = rc;
+        if (!cu->rc)
+            cu->rc = rc;
         place_cu_refused(t, "an allocation", size, rc);
     }
     return rc == CUDA_SUCCESS ? (void *)(uintptr_t)d : NULL;
 }
 
-static void device_free(struct place_tier *t, void *p, size_t usable)
+/* Every device block is freed by the program's own call (a CUDA free). */
+static void device_free(struct place_tier *t, void *p, size_t usable, struct place_cu_call *cu)
 {
     (void)t;
     (void)usable;
-    struct place_cu_request *r = place_cu_request;
-    CUdeviceptr d = (CUdeviceptr)(uintptr_t)p;
-    if (r) /* every device block is freed by the program's call (place_cuda_free) */
-        r->rc = place_cu_request_free(r, d);
+    if (cu)
+        cu->rc = place_cu_call_free(cu, (CUdeviceptr)(uintptr_t)p);
 }
 
 /* The GPU's memory, and what the tier does not hold of it: asking the driver at exit,
@@ -77,15 +70,13 @@ static int device_stats(struct place_tier *t, size_t *total, size_t *free)
     int dev = t->config->device;
     if (dev >= place_cu.devices || !place_cu.total[dev])
         return -1;
-    int64_t used = atomic_load(&t->stats.bytes);
+    int64_t used = place_stats_bytes(t->stats);
     *total = place_cu.total[dev];
     *free = used <= 0 ? *total : (uint64_t)used < *total ? *total - (size_t)used : 0;
     return 0;
 }
 
 const struct place_tier_ops place_device_ops = {
-    .kind = "device",
-    .init = device_init,
     .prepare = device_prepare,
     .alloc = device_alloc,
     .free = device_free,

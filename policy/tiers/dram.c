@@ -2,33 +2,33 @@
  * the policy names.
  *
  * The default tier owns no address range: a pointer no other tier claims is glibc's, and
- * the shim hands it straight to glibc. A named dram tier (one with a limit of its own,
- * say, for what one library may hold) is an arena over a range it reserves, so that its
- * blocks are told apart by address; the kernel's default policy places its pages. */
+ * the shim frees it straight through glibc (the hot path). A named dram tier (one with a
+ * limit of its own, say, for what one library may hold) is an arena over a range it
+ * reserves, so that its blocks are told apart by address; the kernel's default policy
+ * places its pages. */
 #include <unistd.h>
 
 #include "../../config/policy.h"
-#include "../../shim/glibc.h"
-#include "../arena.h"
-#include "../tier.h"
+#include "../base/glibc.h"
+#include "arena.h"
+#include "tier.h"
 
-static int dram_init(struct place_tier *t)
+void *place_glibc_alloc(const struct place_request *r)
 {
-    (void)t;
-    return 0;
+    switch (r->call) {
+    case PLACE_CALLOC:
+        return __libc_calloc(1, r->size);
+    case PLACE_ALIGNED:
+        return __libc_memalign(r->align, r->size);
+    default:
+        return __libc_malloc(r->size);
+    }
 }
 
-static void *dram_alloc(struct place_tier *t, size_t size, size_t align)
+static void *dram_alloc(struct place_tier *t, const struct place_request *r)
 {
     (void)t;
-    return align <= _Alignof(max_align_t) ? __libc_malloc(size) : __libc_memalign(align, size);
-}
-
-static void dram_free(struct place_tier *t, void *p, size_t usable)
-{
-    (void)t;
-    (void)usable;
-    __libc_free(p);
+    return place_glibc_alloc(r);
 }
 
 static size_t dram_usable_size(struct place_tier *t, const void *p)
@@ -49,16 +49,14 @@ int place_host_stats(struct place_tier *t, size_t *total, size_t *free)
     return 0;
 }
 
+/* No free: glibc's blocks are freed by the shim without asking any tier. */
 static const struct place_tier_ops dram_ops = {
-    .kind = "dram",
-    .init = dram_init,
     .alloc = dram_alloc,
-    .free = dram_free,
     .usable_size = dram_usable_size,
     .stats = place_host_stats,
 };
 
-struct place_tier place_dram = {.name = "dram", .ops = &dram_ops};
+struct place_tier place_dram = {.name = "dram", .ops = &dram_ops, .stats = &place_nodes[0]};
 
 static int arena_init(struct place_tier *t)
 {
@@ -66,12 +64,10 @@ static int arena_init(struct place_tier *t)
 }
 
 const struct place_tier_ops place_dram_arena_ops = {
-    .kind = "dram",
     .init = arena_init,
     .alloc = place_arena_alloc,
     .free = place_arena_free,
     .usable_size = place_arena_usable,
     .stats = place_host_stats,
     .good_size = place_arena_good_size,
-    .zalloc = place_arena_zalloc,
 };

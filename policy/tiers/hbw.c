@@ -7,17 +7,17 @@
  * and page sizes 4K, THP (transparent huge pages, asked for with madvise) or 2M
  * (hugetlb pages, reserved as the range is mapped, so a fault never finds none).
  *
- * Like a numa tier it is an arena bound to its nodes (policy/tiers/numa.c); memkind
+ * Like a numa tier it is an arena bound to its nodes (tiers/binding.h); memkind
  * only says which nodes those are. */
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "../../config/policy.h"
-#include "../arena.h"
-#include "../fmt.h"
-#include "../tier.h"
-#include "numa.h"
+#include "../base/fmt.h"
+#include "arena.h"
+#include "binding.h"
+#include "tier.h"
 
 #ifndef MAP_HUGE_2MB
 #define MAP_HUGE_2MB (21 << MAP_HUGE_SHIFT)
@@ -100,13 +100,11 @@ static int hbw_init(struct place_tier *t)
 }
 
 const struct place_tier_ops place_hbw_ops = {
-    .kind = "hbw",
     .init = hbw_init,
     .alloc = place_arena_alloc,
     .free = place_arena_free,
     .usable_size = place_arena_usable,
     .stats = place_numa_stats,
     .good_size = place_arena_good_size,
-    .zalloc = place_arena_zalloc,
     .verify = place_numa_verify,
 };

@@ -8,11 +8,10 @@
 #include <stdio.h>
 
 #include "../../config/policy.h"
-#include "../../shim/owner.h"
-#include "../cuda/calls.h"
-#include "../cuda/driver.h"
-#include "../pool.h"
-#include "../tier.h"
+#include "driver.h"
+#include "owner.h"
+#include "pool.h"
+#include "tier.h"
 
 /* The preferred location cuMemAdvise is given, as the tier's location key says. */
 static CUmemLocation location(const struct place_tier_config *c)
@@ -86,7 +85,6 @@ static int managed_prepare(struct place_tier *t)
 }
 
 const struct place_tier_ops place_managed_ops = {
-    .kind = "managed",
     .init = managed_init,
     .prepare = managed_prepare,
     .alloc = place_pool_tier_alloc,

@@ -10,12 +10,11 @@
 #include <sys/mman.h>
 
 #include "../../config/policy.h"
-#include "../../shim/owner.h"
-#include "../arena.h"
-#include "../cuda/calls.h"
-#include "../cuda/driver.h"
-#include "../pool.h"
-#include "../tier.h"
+#include "arena.h"
+#include "driver.h"
+#include "owner.h"
+#include "pool.h"
+#include "tier.h"
 
 enum { SPARE = 64 };
 
@@ -119,7 +118,6 @@ static int pinned_init(struct place_tier *t)
 }
 
 const struct place_tier_ops place_pinned_ops = {
-    .kind = "pinned",
     .init = pinned_init,
     .prepare = place_cuda_prepare,
     .alloc = place_pool_tier_alloc,
@@ -128,4 +126,5 @@ const struct place_tier_ops place_pinned_ops = {
     .stats = place_host_stats,
     .good_size = place_pool_good_size,
     .reclaim = place_pool_tier_reclaim,
+    .device_ptr = place_pool_tier_device,
 };

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../policy/chain.h"
-#include "../../policy/tier.h"
+#include "../../policy/engine/chain.h"
+#include "../../policy/tiers/tier.h"
 #include "check.h"
 
 static size_t capacity = 8000; /* the memory the tier has */
@@ -14,9 +14,10 @@ static size_t capacity = 8000; /* the memory the tier has */
 /* The tier's memory: `held` bytes in blocks out, `cached` bytes freed but kept. */
 static size_t held, cached, reclaim_calls, last_want;
 
-static void *cache_alloc(struct place_tier *t, size_t size, size_t align)
+static void *cache_alloc(struct place_tier *t, const struct place_request *r)
 {
-    (void)t, (void)align;
+    (void)t;
+    size_t size = r->size;
     if (held + cached + size > capacity)
         return NULL;
     size_t *p = malloc(sizeof(size_t) + size);
@@ -25,9 +26,9 @@ static void *cache_alloc(struct place_tier *t, size_t size, size_t align)
     return p + 1;
 }
 
-static void cache_free(struct place_tier *t, void *p, size_t usable)
+static void cache_free(struct place_tier *t, void *p, size_t usable, struct place_cu_call *cu)
 {
-    (void)t;
+    (void)t, (void)cu;
     held -= usable;
     cached += usable;
     free((size_t *)p - 1);
@@ -49,12 +50,6 @@ static size_t cache_reclaim(struct place_tier *t, size_t want)
     return n;
 }
 
-static int cache_init(struct place_tier *t)
-{
-    (void)t;
-    return 0;
-}
-
 static int cache_stats(struct place_tier *t, size_t *total, size_t *free)
 {
     (void)t;
@@ -64,8 +59,6 @@ static int cache_stats(struct place_tier *t, size_t *total, size_t *free)
 }
 
 static const struct place_tier_ops cache_ops = {
-    .kind = "cache",
-    .init = cache_init,
     .alloc = cache_alloc,
     .free = cache_free,
     .usable_size = cache_usable,
@@ -73,19 +66,26 @@ static const struct place_tier_ops cache_ops = {
     .reclaim = cache_reclaim,
 };
 
-static struct place_tier cache = {.name = "cache", .ops = &cache_ops};
+static struct place_node_stats cache_node;
+static struct place_tier cache = {.name = "cache", .index = 1, .ops = &cache_ops, .stats = &cache_node};
 
 static struct place_rule_config rule = {.name = "r", .chain = {1, 0}, .nchain = 2};
 
 static void *get(size_t size, unsigned *tier)
 {
     *tier = 99;
-    return place_chain(&rule, size, 0, PLACE_MALLOC, tier);
+    struct place_request r = {.size = size, .call = PLACE_MALLOC};
+    return place_chain(&rule, &r, tier);
 }
 
-static uint64_t stat(_Atomic uint64_t *c)
+static uint64_t stat(struct place_tier *t, enum place_event e)
 {
-    return atomic_load(c);
+    return place_stats_snapshot(t->stats, NULL).events[e];
+}
+
+static void tier_free(struct place_tier *t, void *p)
+{
+    place_tier_free(t, p, t->ops->usable_size(t, p), NULL);
 }
 
 int main(void)
@@ -98,15 +98,15 @@ int main(void)
      * the retry succeeds */
     for (int k = 0; k < 4; k++)
         CHECK((b[k] = get(2000, &tier)) && tier == 1);
-    place_tier_free(&cache, b[0]);
-    place_tier_free(&cache, b[1]);
+    tier_free(&cache, b[0]);
+    tier_free(&cache, b[1]);
     CHECK_EQ(cached, 4000);
     CHECK((b[0] = get(1000, &tier)) && tier == 1);
     CHECK_EQ(reclaim_calls, 1);
     CHECK_EQ(last_want, 1000);
-    CHECK_EQ(stat(&cache.stats.reclaimed), 1000);
-    CHECK_EQ(stat(&cache.stats.refused), 1);
-    CHECK_EQ(stat(&cache.stats.fallbacks_out), 0);
+    CHECK_EQ(stat(&cache, PLACE_EV_RECLAIMED), 1000);
+    CHECK_EQ(stat(&cache, PLACE_EV_REFUSED), 1);
+    CHECK_EQ(stat(&cache, PLACE_EV_FALLBACKS_OUT), 0);
 
     /* the limit refuses (5000 in use): the tier releases cache all the same, but that
      * makes no room under a limit on bytes in use, and the request falls back to dram */
@@ -114,38 +114,38 @@ int main(void)
     size_t calls = reclaim_calls;
     CHECK((b[1] = get(500, &tier)) && tier == 0);
     CHECK_EQ(reclaim_calls, calls + 1);
-    CHECK_EQ(stat(&cache.stats.refused), 2);
-    CHECK_EQ(stat(&cache.stats.fallbacks_out), 1);
-    CHECK_EQ(stat(&place_dram.stats.fallbacks_in), 1);
+    CHECK_EQ(stat(&cache, PLACE_EV_REFUSED), 2);
+    CHECK_EQ(stat(&cache, PLACE_EV_FALLBACKS_OUT), 1);
+    CHECK_EQ(stat(&place_dram, PLACE_EV_FALLBACKS_IN), 1);
     free(b[1]);
 
     /* on_full = fail: NULL at once, counted, nothing sent on */
     rule.on_full = PLACE_FAIL;
     CHECK(get(500, &tier) == NULL);
-    CHECK_EQ(stat(&cache.stats.failures), 1);
-    CHECK_EQ(stat(&cache.stats.fallbacks_out), 1);
+    CHECK_EQ(stat(&cache, PLACE_EV_FAILURES), 1);
+    CHECK_EQ(stat(&cache, PLACE_EV_FALLBACKS_OUT), 1);
 
     /* on_full = overflow: charged past the limit, the excess counted */
     rule.on_full = PLACE_OVERFLOW;
     CHECK((b[1] = get(500, &tier)) && tier == 1);
-    CHECK_EQ(stat(&cache.stats.overflow_bytes), 500);
-    CHECK_EQ(atomic_load(&cache.stats.bytes), 5500);
-    place_tier_free(&cache, b[1]);
+    CHECK_EQ(stat(&cache, PLACE_EV_OVERFLOW), 500);
+    CHECK_EQ(place_stats_bytes(cache.stats), 5500);
+    tier_free(&cache, b[1]);
     rule.on_full = PLACE_FALLBACK;
 
     /* watermarks: free room below 30% of the limit reclaims until 50% would be free;
      * only the allocation that crosses the mark asks */
-    place_tier_free(&cache, b[0]);
-    place_tier_free(&cache, b[2]);
-    place_tier_free(&cache, b[3]);
+    tier_free(&cache, b[0]);
+    tier_free(&cache, b[2]);
+    tier_free(&cache, b[3]);
     capacity = 100000; /* only the limit's marks ask for reclaim now */
     cache.limit = 10000;
     cache.reclaim_below = 3000;
     cache.reclaim_to = 5000;
-    CHECK_EQ(atomic_load(&cache.stats.bytes), 0);
+    CHECK_EQ(place_stats_bytes(cache.stats), 0);
     b[0] = get(3000, &tier);
     b[1] = get(3000, &tier); /* room 4000: above the mark */
-    place_tier_free(&cache, b[1]);
+    tier_free(&cache, b[1]);
     b[1] = get(1000, &tier); /* room 6000 */
     calls = reclaim_calls;
     b[2] = get(2000, &tier); /* room 6000 -> 4000: above */

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../policy/fmt.h"
+#include "../../policy/base/fmt.h"
 #include "check.h"
 
 int main(void)

@@ -5,8 +5,8 @@
 #include <unistd.h>
 
 #include "../../config/options.h"
-#include "../../policy/out.h"
-#include "../../policy/report.h"
+#include "../../policy/base/out.h"
+#include "../../policy/base/path.h"
 #include "check.h"
 
 /* Reads env (NULL-terminated) and returns what libplace said on its stderr. */
@@ -91,7 +91,7 @@ int main(void)
     CHECK_EQ(place_report_path("%r", out, sizeof out), 0);
     CHECK(strcmp(out, "3") == 0);
 
-    place_report_mark_start(0);
+    place_run_mark_start(0);
     CHECK_EQ(place_report_path("%t", out, sizeof out), 0);
     CHECK_EQ(strlen(out), 16);
     CHECK(out[8] == 'T' && out[15] == 'Z' && strspn(out, "0123456789") == 8);

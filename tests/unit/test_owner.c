@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "../../shim/owner.h"
+#include "../../policy/tiers/owner.h"
 #include "check.h"
 
 enum { SLOT = 4096, SLOTS = 64 };
@@ -18,10 +18,8 @@ static char *arena;
 static size_t used[SLOTS]; /* usable size, 0 when free */
 static int frees_seen;
 
-static void *slot_alloc(struct place_tier *t, size_t size, size_t align)
+static void *slot_get(size_t size)
 {
-    (void)t;
-    (void)align;
     if (size > SLOT)
         return NULL;
     for (int k = 0; k < SLOTS; k++)
@@ -32,9 +30,15 @@ static void *slot_alloc(struct place_tier *t, size_t size, size_t align)
     return NULL;
 }
 
-static void slot_free(struct place_tier *t, void *p, size_t usable)
+static void *slot_alloc(struct place_tier *t, const struct place_request *r)
 {
     (void)t;
+    return slot_get(r->size);
+}
+
+static void slot_free(struct place_tier *t, void *p, size_t usable, struct place_cu_call *cu)
+{
+    (void)t, (void)cu;
     CHECK_EQ(usable, used[((char *)p - arena) / SLOT]);
     used[((char *)p - arena) / SLOT] = 0;
     frees_seen++;
@@ -46,12 +50,6 @@ static size_t slot_usable(struct place_tier *t, const void *p)
     return used[((const char *)p - arena) / SLOT];
 }
 
-static int slot_init(struct place_tier *t)
-{
-    (void)t;
-    return 0;
-}
-
 static int slot_stats(struct place_tier *t, size_t *total, size_t *free)
 {
     (void)t;
@@ -61,15 +59,14 @@ static int slot_stats(struct place_tier *t, size_t *total, size_t *free)
 }
 
 static const struct place_tier_ops slot_ops = {
-    .kind = "slots",
-    .init = slot_init,
     .alloc = slot_alloc,
     .free = slot_free,
     .usable_size = slot_usable,
     .stats = slot_stats,
 };
-static struct place_tier slots = {.name = "slots", .ops = &slot_ops};
-static struct place_tier other = {.name = "other", .ops = &slot_ops};
+static struct place_node_stats slots_node, other_node;
+static struct place_tier slots = {.name = "slots", .ops = &slot_ops, .stats = &slots_node};
+static struct place_tier other = {.name = "other", .ops = &slot_ops, .stats = &other_node};
 
 int main(void)
 {
@@ -101,7 +98,7 @@ int main(void)
     CHECK(place_owner(g) == NULL);
 
     /* the shim's entry points on an owned pointer */
-    char *p = slot_alloc(&slots, 100, 0);
+    char *p = slot_get(100);
     strcpy(p, "placed");
     CHECK_EQ(malloc_usable_size(p), 128);
     CHECK(realloc(p, 120) == p); /* still fits: stays */
@@ -116,7 +113,7 @@ int main(void)
     free(q);
     CHECK_EQ(frees_seen, 1);
 
-    p = slot_alloc(&slots, 100, 0);
+    p = slot_get(100);
     strcpy(p, "stays");
     errno = 0;
     CHECK(realloc(p, SIZE_MAX / 2) == NULL); /* nothing can hold it: ENOMEM, p intact */
@@ -127,9 +124,9 @@ int main(void)
 
     /* counted against the owning tier, not dram: the blocks the test placed behind
      * libplace's back are frees only */
-    struct place_snapshot s = place_stats_snapshot(&slots.stats, NULL);
-    CHECK_EQ(s.allocs, 0);
-    CHECK_EQ(s.frees, 2);
+    struct place_snapshot s = place_stats_snapshot(slots.stats, NULL);
+    CHECK_EQ(s.events[PLACE_EV_ALLOCS], 0);
+    CHECK_EQ(s.events[PLACE_EV_FREES], 2);
     CHECK_EQ(s.bytes, -(128 + 128));
 
     free(g);

@@ -1,4 +1,4 @@
-/* The chunk pool (policy/pool.c) over a test source that maps chunks with mmap and
+/* The chunk pool (policy/tiers/pool.c) over a test source that maps chunks with mmap and
  * records what it was asked: chunk sizes growing to the maximum, blocks in whole grains
  * at the asked alignment, reuse of freed grains, a chunk of its own above the maximum
  * (given back at its free), reclaim of whole free chunks only, device addresses. The
@@ -8,8 +8,8 @@
 #include <sys/mman.h>
 
 #include "../../config/policy.h"
-#include "../../policy/pool.h"
-#include "../../policy/tier.h"
+#include "../../policy/tiers/pool.h"
+#include "../../policy/tiers/tier.h"
 #include "check.h"
 
 enum { MiB = 1 << 20, DEVICE_OFFSET = 0x1000000 };

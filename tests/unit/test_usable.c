@@ -6,7 +6,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "../../shim/glibc.h"
+#include "../../policy/base/glibc.h"
 #include "check.h"
 
 static size_t (*glibc_usable)(void *);

@@ -1,0 +1,61 @@
+/* The calling thread's state inside libplace: the re-entry guard, and where its
+ * pass-through counts go.
+ *
+ * The state lives in one initial-exec TLS block, so the hot path reaches it with one
+ * %fs-relative access and no call, and it exists before libplace's constructor runs.
+ * The counts themselves live in a slot of the stats layer (policy/stats/threads.h), not
+ * in TLS: a snapshot reads every live slot, and a slot stays readable whatever happens
+ * to the thread. */
+#ifndef PLACE_GUARD_H
+#define PLACE_GUARD_H
+
+#include <stdint.h>
+
+struct place_counts;
+
+enum place_thread_state {
+    PLACE_THREAD_NEW,    /* not registered yet (or libplace not ready) */
+    PLACE_THREAD_ACTIVE, /* has a slot: counts there, hands bytes over in batches */
+    PLACE_THREAD_BUSY,   /* inside libplace: the re-entry guard is up */
+    PLACE_THREAD_SHARED, /* exited, or no slot was free: counts go to the shared counters */
+};
+
+struct place_thread {
+    /* The slot's counts while ACTIVE and outside the guard, NULL otherwise: the hot path
+     * tests this one pointer and leaves every other state to the slow path. */
+    struct place_counts *counts;
+    struct place_counts *home; /* this thread's slot's counts, while it has one */
+    uint8_t state;
+    uint8_t before_fork; /* the state the prefork handler's guard saved */
+};
+
+extern __thread struct place_thread place_self __attribute__((tls_model("initial-exec")));
+
+/* The re-entry guard: while it is up, the calling thread's allocations are served by
+ * glibc and counted straight into the shared counters, so what libplace calls into
+ * (libc, pthreads, other libraries' fork handlers, libunwind and the tier libraries) may
+ * allocate without recursing into libplace's own slow paths or locks. enter returns the
+ * state to give back to leave, so guards nest. */
+static inline uint8_t place_guard_enter(void)
+{
+    struct place_thread *t = &place_self;
+    uint8_t was = t->state;
+    t->state = PLACE_THREAD_BUSY;
+    t->counts = 0;
+    return was;
+}
+
+static inline void place_guard_leave(uint8_t was)
+{
+    struct place_thread *t = &place_self;
+    t->state = was;
+    t->counts = was == PLACE_THREAD_ACTIVE ? t->home : 0;
+}
+
+/* Whether the calling thread is inside libplace (its own allocations are glibc's). */
+static inline int place_guarded(void)
+{
+    return place_self.state == PLACE_THREAD_BUSY;
+}
+
+#endif

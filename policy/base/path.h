@@ -1,0 +1,33 @@
+/* When this process's run began, which MPI rank it is, and the report path template
+ * (%p %h %r %t) that names files after them. Apart from the report so that the policy
+ * parser, which checks report paths, needs nothing else. */
+#ifndef PLACE_PATH_H
+#define PLACE_PATH_H
+
+#include <stddef.h>
+#include <sys/types.h>
+#include <time.h>
+
+/* When this process's counting began, and from which parent it was forked (0: none). */
+struct place_run {
+    struct timespec start; /* CLOCK_MONOTONIC */
+    time_t wall;
+    pid_t forked_from;
+};
+extern struct place_run place_run;
+
+/* Records when this process's counting began: at start, or at fork in a child (pass the
+ * parent's pid; 0 at start). */
+void place_run_mark_start(pid_t forked_from);
+
+/* The MPI rank from OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK or SLURM_PROCID, or NULL
+ * outside MPI. */
+const char *place_mpi_rank(void);
+
+/* Expands a report path template into out (cap bytes): %p pid, %h host name, %r MPI rank
+ * (0 outside MPI), %t the start time (UTC, 20261121T054300Z), %% a percent sign. With
+ * out NULL it only checks the template. Returns 0, or -1 for an empty template, an
+ * unknown token or a result that does not fit. */
+int place_report_path(const char *tmpl, char *out, size_t cap);
+
+#endif

@@ -1,0 +1,213 @@
+#include "chain.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "../base/futex.h"
+#include "../base/out.h"
+#include "dry.h"
+#include "place.h"
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void count(struct place_tier *t, enum place_event e, uint64_t n)
+{
+    place_stats_count(t->stats, e, n);
+}
+
+/* What a block for r will count in tier t: its usable size. */
+static size_t charge(const struct place_tier *t, const struct place_request *r)
+{
+    return t->ops->good_size ? t->ops->good_size(r->size, r->align) : r->size;
+}
+
+/* Why an attempt came back empty: the limit refused (frees may make room) or the tier's
+ * memory did (they may not). */
+enum refusal { NONE, LIMIT, MEMORY };
+
+/* One try at tier t: reserve what the block will count, then allocate. force charges it
+ * past the limit. A block bigger than good_size foresaw takes the rest under the limit
+ * too, or goes back. */
+static void *attempt(struct place_tier *t, const struct place_request *r, bool force,
+                     enum refusal *why)
+{
+    size_t want = charge(t, r);
+    *why = LIMIT;
+    if (!place_tier_reserve(t, want, force))
+        return NULL;
+    void *p = t->ops->alloc(t, r);
+    if (!p) {
+        place_tier_release(t, (int64_t)want);
+        *why = MEMORY;
+        return NULL;
+    }
+    size_t got = place_tier_counted(t, p, r->size, r->align);
+    if (got > want && !place_tier_reserve(t, got - want, force)) {
+        t->ops->free(t, p, got, r->cu);
+        place_tier_release(t, (int64_t)want);
+        return NULL;
+    }
+    if (got < want)
+        place_tier_release(t, (int64_t)(want - got));
+    place_tier_commit(t, got, force);
+    *why = NONE;
+    return p;
+}
+
+/* on_full = wait: tries again each time a free in t wakes it, until the timeout or until
+ * the tier's memory, not its limit, refuses. */
+static void *wait_for_room(struct place_tier *t, const struct place_rule_config *rule,
+                           const struct place_request *r)
+{
+    int64_t start = now_ns(), deadline = start + (int64_t)rule->wait_ms * 1000000;
+    void *p = NULL;
+    enum refusal why = LIMIT;
+    count(t, PLACE_EV_WAITS, 1);
+    atomic_fetch_add(&t->waiters, 1); /* seq_cst: ordered before the retry's reservation */
+    for (int64_t now = start; now < deadline && why == LIMIT; now = now_ns()) {
+        uint32_t seen = atomic_load(&t->wake);
+        if ((p = attempt(t, r, false, &why)))
+            break;
+        if (why == LIMIT)
+            place_futex_wait(&t->wake, seen, deadline - now);
+    }
+    atomic_fetch_sub(&t->waiters, 1);
+    count(t, PLACE_EV_WAIT_NS, (uint64_t)(now_ns() - start));
+    return p;
+}
+
+enum outcome { SERVED, REFUSED, FAILED };
+
+/* Tier t of the rule's chain, with reclaim and on_full. */
+static enum outcome try_tier(struct place_tier *t, const struct place_rule_config *rule,
+                             const struct place_request *r, void **out)
+{
+    enum refusal why;
+    if ((*out = attempt(t, r, false, &why)))
+        return SERVED;
+    count(t, PLACE_EV_REFUSED, 1);
+    size_t want = charge(t, r);
+    if (t->ops->reclaim) {
+        count(t, PLACE_EV_RECLAIMED, t->ops->reclaim(t, want));
+        if ((*out = attempt(t, r, false, &why)))
+            return SERVED;
+    }
+    switch (rule->on_full) {
+    case PLACE_WAIT:
+        /* only frees can help, and only a request that fits the limit at all */
+        if (why == LIMIT && t->limit >= want && rule->wait_ms &&
+            (*out = wait_for_room(t, rule, r)))
+            return SERVED;
+        break;
+    case PLACE_OVERFLOW:
+        if ((*out = attempt(t, r, true, &why)))
+            return SERVED;
+        break;
+    case PLACE_FAIL:
+        count(t, PLACE_EV_FAILURES, 1);
+        return FAILED;
+    case PLACE_FALLBACK:
+        break;
+    }
+    count(t, PLACE_EV_FALLBACKS_OUT, 1);
+    return REFUSED;
+}
+
+/* Counts a chain's skip of t, and tells once per tier that this machine lacks it. */
+static void skip(struct place_tier *t, const struct place_rule_config *rule)
+{
+    count(t, PLACE_EV_SKIPPED, 1);
+    /* a tier still being prepared by another thread is skipped without a verdict */
+    if (t->unavailable && !atomic_exchange(&t->told, true))
+        place_warn("rule %s skips tier %s: %s", rule->name, t->name, t->unavailable);
+}
+
+/* Whether tier t can serve call at all: GPU memory only CUDA calls, host memory the GPU
+ * cannot reach only the malloc family; pinned and managed memory both. */
+static bool serves(const struct place_tier *t, enum place_call call)
+{
+    enum place_kind kind = t->config ? t->config->kind : PLACE_DRAM;
+    if (call == PLACE_CUDA)
+        return kind == PLACE_DEVICE || kind == PLACE_PINNED || kind == PLACE_MANAGED;
+    return kind != PLACE_DEVICE;
+}
+
+/* One tier of the chain: SERVED with *out, REFUSED (or skipped: *out NULL) or FAILED. */
+static enum outcome try_link(struct place_tier *t, const struct place_rule_config *rule,
+                             const struct place_request *r, const struct place_request *tr,
+                             void **out)
+{
+    *out = NULL;
+    if (t == &place_dram) /* glibc's: no limit, no ranges, counted by the shim */
+        return (*out = t->ops->alloc(t, r)) ? SERVED : REFUSED;
+    if (place_dry_run) {
+        if (place_tier_reserve(t, r->size, false))
+            return (*out = place_dry_alloc(t, r)) ? SERVED : REFUSED;
+        count(t, PLACE_EV_REFUSED, 1);
+        count(t, PLACE_EV_FALLBACKS_OUT, 1);
+        return REFUSED;
+    }
+    return try_tier(t, rule, tr, out);
+}
+
+void *place_chain(const struct place_rule_config *rule, const struct place_request *r,
+                  unsigned *tier)
+{
+    /* glibc takes any alignment and rounds it up to a power of two; malloc's own covers
+     * the small ones: tiers get it rounded */
+    struct place_request tr = *r;
+    tr.align = 0;
+    if (r->call == PLACE_ALIGNED && r->align > _Alignof(max_align_t))
+        tr.align = r->align & (r->align - 1) ? (size_t)1 << (64 - __builtin_clzll(r->align))
+                                             : r->align;
+    bool refused = false; /* an earlier tier turned this request away */
+    for (unsigned k = 0; k < rule->nchain; k++) {
+        unsigned i = rule->chain[k];
+        struct place_tier *t = place_tiers[i];
+        if (!serves(t, r->call))
+            continue;
+        if (i != 0 && !place_dry_run && !place_tier_ready(t)) {
+            skip(t, rule);
+            continue;
+        }
+        void *p;
+        enum outcome o = try_link(t, rule, r, &tr, &p);
+        if (o == FAILED)
+            return NULL;
+        if (o == SERVED) {
+            if (refused)
+                count(t, PLACE_EV_FALLBACKS_IN, 1);
+            *tier = i;
+            return p;
+        }
+        refused = true;
+    }
+    if (r->call == PLACE_CUDA) /* out of memory: no host memory stands in for the GPU's */
+        return NULL;
+    if (rule->on_full == PLACE_FAIL) {
+        if (refused) /* a dry run's planned tiers all refused */
+            count(place_tiers[rule->chain[rule->nchain - 1]], PLACE_EV_FAILURES, 1);
+        return NULL;
+    }
+    *tier = 0;
+    void *p = place_dram.ops->alloc(&place_dram, r);
+    if (p && refused)
+        count(&place_dram, PLACE_EV_FALLBACKS_IN, 1);
+    return p;
+}
+
+unsigned place_chain_first(const struct place_rule_config *r)
+{
+    for (unsigned k = 0; k < r->nchain; k++) {
+        unsigned i = r->chain[k];
+        if (i == 0 || place_dry_run ||
+            (serves(place_tiers[i], PLACE_MALLOC) && !place_tiers[i]->unavailable))
+            return i;
+    }
+    return 0;
+}

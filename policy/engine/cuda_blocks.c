@@ -1,0 +1,61 @@
+#include "cuda_blocks.h"
+
+#include <pthread.h>
+
+#include "../base/glibc.h"
+#define uthash_malloc(sz) __libc_malloc(sz)
+#define uthash_free(ptr, sz) __libc_free(ptr)
+#include <uthash.h>
+
+struct entry {
+    struct place_cu_block b;
+    UT_hash_handle hh;
+};
+
+static struct entry *maps[2];
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+void place_cu_blocks_put(enum place_cu_map m, const struct place_cu_block *b)
+{
+    struct entry *e = __libc_malloc(sizeof *e);
+    if (e) {
+        e->b = *b;
+        pthread_mutex_lock(&lock);
+        struct entry *old;
+        HASH_FIND(hh, maps[m], &b->key, sizeof b->key, old);
+        if (old) { /* the driver reused an address whose free libplace did not see */
+            HASH_DEL(maps[m], old);
+            __libc_free(old);
+        }
+        HASH_ADD(hh, maps[m], b.key, sizeof e->b.key, e);
+        pthread_mutex_unlock(&lock);
+    }
+}
+
+/* The block under key into *b; with take, out of the map. */
+static bool lookup(enum place_cu_map m, uint64_t key, struct place_cu_block *b, bool take)
+{
+    struct entry *e;
+    pthread_mutex_lock(&lock);
+    HASH_FIND(hh, maps[m], &key, sizeof key, e);
+    bool found = e != NULL;
+    if (found) {
+        *b = e->b;
+        if (take)
+            HASH_DEL(maps[m], e);
+    }
+    pthread_mutex_unlock(&lock);
+    if (take)
+        __libc_free(e);
+    return found;
+}
+
+bool place_cu_blocks_take(enum place_cu_map m, uint64_t key, struct place_cu_block *b)
+{
+    return lookup(m, key, b, true);
+}
+
+bool place_cu_blocks_find(enum place_cu_map m, uint64_t key, struct place_cu_block *b)
+{
+    return lookup(m, key, b, false);
+}

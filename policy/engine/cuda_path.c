@@ -1,0 +1,159 @@
+#include "cuda_path.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../base/guard.h"
+#include "../stats/sites.h"
+#include "../tiers/driver.h"
+#include "chain.h"
+#include "cuda_blocks.h"
+#include "place.h"
+
+bool place_cuda_on;
+
+/* The one-tier chain an allocation no rule takes follows on its GPU: no fallback, the
+ * GPU is the limit. Built when first needed; the tier's index never changes. */
+static const struct place_rule_config *gpu_rule(int dev)
+{
+    static struct place_rule_config rules[64];
+    struct place_tier *t = place_cuda_device_tier(dev);
+    if (!t)
+        return NULL;
+    struct place_rule_config *r = &rules[dev];
+    if (!r->nchain) {
+        snprintf(r->name, sizeof r->name, "%s", t->name);
+        r->on_full = PLACE_FALLBACK;
+        r->chain[0] = (uint8_t)t->index;
+        __atomic_store_n(&r->nchain, 1, __ATOMIC_RELEASE);
+    }
+    return r;
+}
+
+CUresult place_cuda_alloc(CUdeviceptr *dptr, size_t size, struct place_cu_call *c, uintptr_t ra)
+{
+    if (!c->next)
+        return CUDA_ERROR_NOT_INITIALIZED;
+    /* libplace's own calls, bad arguments (the driver's to answer) and dry runs, which
+     * plan the malloc family only, go straight to the driver */
+    bool own = place_guarded();
+    uint8_t was = place_guard_enter();
+    const struct place_rule_config *chain = NULL;
+    int rule = -1;
+    if (dptr && size && !own && place_cuda_on && !place_dry_run && !place_cuda_start()) {
+        if ((rule = place_match(PLACE_API_CUDA, size, ra)) >= 0)
+            chain = place_rules[rule];
+        else
+            chain = gpu_rule(place_ctx_device());
+    }
+    if (!chain) {
+        CUresult rc = place_cu_call_alloc(c, dptr, size);
+        place_guard_leave(was);
+        return rc;
+    }
+    struct place_request r = {.size = size, .call = PLACE_CUDA, .ra = ra, .cu = c};
+    unsigned i;
+    void *p = place_chain(chain, &r, &i);
+    CUresult rc = CUDA_SUCCESS;
+    if (p) {
+        struct place_tier *t = place_tiers[i];
+        CUdeviceptr d = t->ops->device_ptr ? (CUdeviceptr)t->ops->device_ptr(t, p)
+                                           : (CUdeviceptr)(uintptr_t)p;
+        place_cu_blocks_put(PLACE_CU_POINTERS,
+                            &(struct place_cu_block){.key = d,
+                                                     .tier = t,
+                                                     .host = p,
+                                                     .usable = place_tier_counted(t, p, size, 0),
+                                                     .placed = true});
+        if (c->how == PLACE_CU_PITCH && !c->pitched) /* rows as the entry point sized them */
+            *c->pitch = size / c->height;
+        if (rule >= 0)
+            place_count_rule(rule, ra, i, size);
+        *dptr = d;
+    } else {
+        rc = c->rc ? c->rc : CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    place_guard_leave(was);
+    return rc;
+}
+
+CUresult place_cuda_free(CUdeviceptr d, struct place_cu_call *c)
+{
+    struct place_cu_block b;
+    if (!c->next)
+        return CUDA_ERROR_NOT_INITIALIZED;
+    bool known = d && place_cu_blocks_take(PLACE_CU_POINTERS, d, &b);
+    if (!known || !b.placed) { /* the driver's block: a counted one is uncounted if freed */
+        CUresult rc = place_cu_call_free(c, d);
+        if (known && rc == CUDA_SUCCESS)
+            place_tier_uncharge(b.tier, b.usable);
+        else if (known)
+            place_cu_blocks_put(PLACE_CU_POINTERS, &b);
+        return rc;
+    }
+    uint8_t was = place_guard_enter();
+    /* a pool's block has no stream order: work queued on the stream may still use it */
+    if (c->how == PLACE_CU_ASYNC && b.tier->config->kind != PLACE_DEVICE)
+        place_cu.StreamSynchronize(c->stream);
+    place_tier_free(b.tier, b.host, b.usable, c);
+    place_guard_leave(was);
+    return c->rc;
+}
+
+/* The policy's first tier of kind, for memory the program asked for by kind. */
+static struct place_tier *tier_of(enum place_kind kind, int dev)
+{
+    if (kind == PLACE_DEVICE)
+        return place_cuda_device_tier(dev);
+    for (struct place_tier **t = place_tiers + 1; *t; t++)
+        if ((*t)->config && (*t)->config->kind == kind && !(*t)->unavailable)
+            return *t;
+    return NULL;
+}
+
+bool place_cuda_charge(enum place_kind kind, int dev, uint64_t key, size_t size, bool handle)
+{
+    struct place_tier *t = !place_cuda_on || place_cuda_start() ? NULL : tier_of(kind, dev);
+    if (!t)
+        return true;
+    /* device memory has nowhere else to go; host memory the program chose is its call */
+    if (!place_tier_charge(t, size, kind != PLACE_DEVICE)) {
+        place_stats_count(t->stats, PLACE_EV_REFUSED, 1);
+        place_stats_count(t->stats, PLACE_EV_FAILURES, 1);
+        return false;
+    }
+    place_cu_blocks_put(handle ? PLACE_CU_HANDLES : PLACE_CU_POINTERS,
+                        &(struct place_cu_block){.key = key, .tier = t, .usable = size});
+    return true;
+}
+
+bool place_cuda_discharge(uint64_t key, bool handle)
+{
+    struct place_cu_block b;
+    if (!place_cu_blocks_take(handle ? PLACE_CU_HANDLES : PLACE_CU_POINTERS, key, &b))
+        return false;
+    place_tier_uncharge(b.tier, b.usable);
+    return true;
+}
+
+void place_cuda_meminfo(size_t *free, size_t *total)
+{
+    struct place_tier *t =
+        !place_cuda_on || place_cuda_start() ? NULL : place_cuda_device_tier(place_ctx_device());
+    if (!t || !t->limit)
+        return;
+    int64_t used = place_stats_bytes(t->stats);
+    if (t->limit < *total)
+        *total = t->limit;
+    /* free plus what the program holds never exceeds total (PyTorch checks this) */
+    size_t room = used < 0 ? *total : (uint64_t)used >= *total ? 0 : *total - (size_t)used;
+    if (room < *free)
+        *free = room;
+}
+
+struct place_tier *place_cuda_whose(const void *p)
+{
+    struct place_cu_block b;
+    return place_cu_blocks_find(PLACE_CU_POINTERS, (uintptr_t)p, &b) ? b.tier : NULL;
+}

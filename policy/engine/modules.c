@@ -1,0 +1,276 @@
+#include "modules.h"
+
+#include <fnmatch.h>
+#include <limits.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../base/glibc.h"
+#include "../base/elfsym.h"
+#include "../base/fmt.h"
+
+/* The tables are reached from inside malloc: glibc's allocator directly, never the
+ * interposed one. */
+#define uthash_malloc(sz) __libc_malloc(sz)
+#define uthash_free(ptr, sz) __libc_free(ptr)
+#include <uthash.h>
+
+struct range {
+    uintptr_t lo, hi;
+    uint64_t mask;
+};
+
+struct module {
+    uintptr_t lo, hi; /* the extent of its loaded segments; lo is the table's key */
+    uintptr_t base;   /* what the loader added to its link-time addresses */
+    char *path;
+    const char *name; /* the file name part of path */
+    uint64_t whole;   /* patterns that match every address in it (MODULE:*) */
+    struct range *ranges;
+    size_t n, cap;
+    UT_hash_handle hh;
+};
+
+static const struct place_policy *policy;
+static struct module *modules;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long long seen_adds, seen_subs;
+static _Atomic uint32_t generation = 1;
+
+static void add_range(struct module *m, uintptr_t lo, uintptr_t hi, uint64_t mask)
+{
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 16;
+        struct range *r = __libc_realloc(m->ranges, cap * sizeof *r);
+        if (!r)
+            return; /* the pattern does not match here: the allocation stays in dram */
+        m->ranges = r;
+        m->cap = cap;
+    }
+    m->ranges[m->n++] = (struct range){lo, hi, mask};
+}
+
+static bool module_matches(const struct module *m, const struct place_pattern *p)
+{
+    if (!*p->module)
+        return true;
+    return fnmatch(p->module, strchr(p->module, '/') ? m->path : m->name, 0) == 0;
+}
+
+struct scan {
+    struct module *m;
+    uint64_t want; /* the patterns whose function globs need the symbol table */
+};
+
+static int match_symbol(void *arg, const char *name, uint64_t value, uint64_t size)
+{
+    struct scan *s = arg;
+    uint64_t bits = 0;
+    for (uint64_t w = s->want; w; w &= w - 1) {
+        int k = __builtin_ctzll(w);
+        if (fnmatch(policy->patterns[k].function, name, 0) == 0)
+            bits |= 1ull << k;
+    }
+    if (bits)
+        add_range(s->m, s->m->base + value, s->m->base + value + size, bits);
+    return 0;
+}
+
+static void resolve(struct module *m)
+{
+    struct scan s = {m, 0};
+    unsigned npatterns = policy ? policy->npatterns : 0; /* none: the table only symbolizes */
+    for (unsigned k = 0; k < npatterns; k++) {
+        const struct place_pattern *p = &policy->patterns[k];
+        if (!module_matches(m, p))
+            continue;
+        if (p->exact)
+            add_range(m, m->base + p->offset, m->base + p->offset + 1, 1ull << k);
+        else if (strcmp(p->function, "*") == 0)
+            m->whole |= 1ull << k;
+        else
+            s.want |= 1ull << k;
+    }
+    if (s.want)
+        place_elf_functions(m->path, match_symbol, &s);
+}
+
+static int add_module(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size, (void)arg;
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    for (int k = 0; k < info->dlpi_phnum; k++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[k];
+        if (ph->p_type != PT_LOAD)
+            continue;
+        uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+        if (start < lo)
+            lo = start;
+        if (start + ph->p_memsz > hi)
+            hi = start + ph->p_memsz;
+    }
+    if (lo >= hi)
+        return 0;
+    struct module *m;
+    HASH_FIND(hh, modules, &lo, sizeof lo, m);
+    if (m)
+        return 0;
+    char exe[PATH_MAX];
+    const char *path = info->dlpi_name;
+    if (!*path) { /* the executable */
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        exe[n > 0 ? n : 0] = 0;
+        path = exe;
+    }
+    m = __libc_calloc(1, sizeof *m);
+    char *copy = m ? __libc_malloc(strlen(path) + 1) : NULL;
+    if (!copy) {
+        __libc_free(m);
+        return 0;
+    }
+    *m = (struct module){.lo = lo, .hi = hi, .base = info->dlpi_addr, .path = strcpy(copy, path)};
+    const char *slash = strrchr(copy, '/');
+    m->name = slash ? slash + 1 : copy;
+    resolve(m);
+    HASH_ADD(hh, modules, lo, sizeof lo, m);
+    return 0;
+}
+
+static int note_counts(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    unsigned long long *c = arg;
+    c[0] = info->dlpi_adds;
+    c[1] = info->dlpi_subs;
+    return 1;
+}
+
+/* Brings the table up to date with the loader's, under the lock. A module that went away
+ * may have left its addresses to another, so an unload starts the table afresh and a
+ * new generation. */
+static void refresh(void)
+{
+    unsigned long long c[2] = {0, 0};
+    dl_iterate_phdr(note_counts, c);
+    if (modules && c[0] == seen_adds && c[1] == seen_subs)
+        return;
+    if (c[1] != seen_subs) {
+        struct module *m, *tmp;
+        HASH_ITER(hh, modules, m, tmp)
+        {
+            HASH_DEL(modules, m);
+            __libc_free(m->ranges);
+            __libc_free(m->path);
+            __libc_free(m);
+        }
+        atomic_fetch_add(&generation, 1);
+    }
+    int was;
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &was);
+    dl_iterate_phdr(add_module, NULL);
+    pthread_setcancelstate(was, NULL);
+    seen_adds = c[0];
+    seen_subs = c[1];
+}
+
+static struct module *find(uintptr_t ra)
+{
+    struct module *m, *tmp;
+    HASH_ITER(hh, modules, m, tmp)
+    {
+        if (ra >= m->lo && ra < m->hi)
+            return m;
+    }
+    return NULL;
+}
+
+void place_modules_start(const struct place_policy *p)
+{
+    policy = p;
+    pthread_mutex_lock(&lock);
+    refresh();
+    pthread_mutex_unlock(&lock);
+}
+
+uint32_t place_modules_generation(void)
+{
+    return atomic_load_explicit(&generation, memory_order_acquire);
+}
+
+uint64_t place_modules_match(uintptr_t ra, uint32_t *gen)
+{
+    uint64_t mask = 0;
+    pthread_mutex_lock(&lock);
+    refresh();
+    struct module *m = find(ra);
+    if (m) {
+        mask = m->whole;
+        for (size_t k = 0; k < m->n; k++)
+            if (ra >= m->ranges[k].lo && ra < m->ranges[k].hi)
+                mask |= m->ranges[k].mask;
+    }
+    *gen = place_modules_generation();
+    pthread_mutex_unlock(&lock);
+    return mask;
+}
+
+struct nearest {
+    uint64_t off; /* the address, as a link-time value */
+    char name[256];
+    uint64_t start;
+};
+
+static int containing(void *arg, const char *name, uint64_t value, uint64_t size)
+{
+    struct nearest *n = arg;
+    if (n->off >= value && n->off - value < size) {
+        struct place_buf b = PLACE_BUF(n->name);
+        place_bprintf(&b, "%s", name);
+        n->start = value;
+        return 1;
+    }
+    return 0;
+}
+
+void place_modules_where(uintptr_t ra, struct place_where *w, bool wait)
+{
+    *w = (struct place_where){.offset = ra};
+    struct place_buf site = PLACE_BUF(w->site), symbol = PLACE_BUF(w->symbol);
+    struct module *m = NULL;
+    bool locked = wait ? pthread_mutex_lock(&lock) == 0 : pthread_mutex_trylock(&lock) == 0;
+    if (locked) {
+        if (wait) /* refresh allocates: never from a signal handler */
+            refresh();
+        m = find(ra);
+    }
+    if (!m) {
+        place_bprintf(&site, "0x%lx", (unsigned long)ra);
+    } else {
+        struct nearest n = {.off = ra - m->base};
+        w->offset = n.off;
+        strncpy(w->path, m->path, sizeof w->path - 1);
+        place_bprintf(&site, "%s+0x%lx", m->name, (unsigned long)n.off);
+        int was;
+        pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &was);
+        if (place_elf_functions(m->path, containing, &n) == 1)
+            place_bprintf(&symbol, "%s!%s+0x%lx", m->name, n.name,
+                          (unsigned long)(n.off - n.start));
+        pthread_setcancelstate(was, NULL);
+    }
+    if (locked)
+        pthread_mutex_unlock(&lock);
+}
+
+void place_modules_prefork(void)
+{
+    pthread_mutex_lock(&lock);
+}
+
+void place_modules_postfork(void)
+{
+    pthread_mutex_unlock(&lock);
+}

@@ -1,0 +1,46 @@
+/* The modules (executable and shared libraries) mapped in the process, with the address
+ * ranges of the functions the policy's site patterns name.
+ *
+ * Function globs are resolved once per module, when libplace first sees it: at start for
+ * what is loaded then, and for a library dlopened later at the first lookup after the
+ * loader reports a new module. Lookups of one address are rare (the site cache in
+ * site.c answers repeats), so they take a lock; nothing here runs per allocation. */
+#ifndef PLACE_MODULES_H
+#define PLACE_MODULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../config/policy.h"
+
+/* Reads the modules loaded now and resolves the patterns against them. */
+void place_modules_start(const struct place_policy *policy);
+
+/* The patterns (a mask over policy->patterns) that the code address `ra` matches. *gen is
+ * set to the module generation the answer belongs to: it changes when a module is
+ * unloaded, which invalidates every cached answer. */
+uint64_t place_modules_match(uintptr_t ra, uint32_t *gen);
+
+/* The current generation, cheap (one atomic load). */
+uint32_t place_modules_generation(void);
+
+/* The table's lock, held across fork. */
+void place_modules_prefork(void);
+void place_modules_postfork(void);
+
+/* Where a code address lies, for the report (it reads the module's symbol table; nothing
+ * here runs per allocation). */
+struct place_where {
+    char site[256];   /* "module+0xOFF", the form an exact site pattern takes; "0xADDR" outside
+                         every module */
+    char symbol[512]; /* "module!function+0xOFF", "" when no symbol covers it */
+    char path[1024];  /* the module's path, "" outside every module */
+    uintptr_t offset; /* in the module (the address itself outside every module) */
+};
+
+/* Fills w for ra. Without wait, a table busy in another thread (a report from a signal
+ * handler may have interrupted it) leaves the answer at "0xADDR". */
+void place_modules_where(uintptr_t ra, struct place_where *w, bool wait);
+
+#endif

@@ -1,0 +1,163 @@
+#include "place.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "../base/glibc.h"
+#include "../stats/sites.h"
+#include "../stats/threads.h"
+#include "chain.h"
+#include "dry.h"
+#include "modules.h"
+#include "site.h"
+#include "whose.h"
+
+struct place_window place_window = {SIZE_MAX, 0};
+bool place_dry_run;
+const struct place_rule_config *place_rules[PLACE_MAX_RULES];
+unsigned place_nrules;
+
+static unsigned site_depth; /* the deepest site search of any rule */
+
+void place_policy_start(const struct place_policy *policy)
+{
+    size_t lo = SIZE_MAX, hi = 0;
+    place_dry_run = policy->dry_run;
+    place_nrules = policy->nrules;
+    for (unsigned k = 0; k < policy->nrules; k++) {
+        const struct place_rule_config *r = &policy->rules[k];
+        place_rules[k] = r;
+        if (r->patterns && r->depth > site_depth)
+            site_depth = r->depth;
+        if (!(r->api & PLACE_API_MALLOC))
+            continue;
+        if (r->min < lo)
+            lo = r->min;
+        size_t max = r->max > SIZE_MAX ? SIZE_MAX : (size_t)r->max;
+        if (max > hi)
+            hi = max;
+    }
+    if (policy->npatterns)
+        place_modules_start(policy);
+    if (lo <= hi)
+        place_window = (struct place_window){lo, hi - lo};
+}
+
+int place_match(unsigned api, size_t size, uintptr_t ra)
+{
+    const uint64_t *cum = NULL;
+    unsigned frames = 0;
+    for (unsigned k = 0; k < place_nrules; k++) {
+        const struct place_rule_config *r = place_rules[k];
+        if (!(r->api & api) || size < r->min || size > r->max)
+            continue;
+        if (!r->patterns)
+            return (int)k;
+        if (!cum)
+            cum = place_site_masks(ra, site_depth, &frames);
+        unsigned d = r->depth < frames ? r->depth : frames;
+        if (d && (cum[d - 1] & r->patterns))
+            return (int)k;
+    }
+    return -1;
+}
+
+static void count_dram(void *p)
+{
+    if (p && place_counting)
+        place_count(1, 0, (int64_t)place_glibc_usable(p));
+}
+
+/* Serves r (a matched rule, -1: none) with the guard up, and counts it; *tier is where
+ * the block went. */
+static void *serve(int rule, struct place_request *r, unsigned *tier)
+{
+    *tier = 0;
+    if (rule < 0)
+        return place_glibc_alloc(r);
+    void *p = place_chain(place_rules[rule], r, tier);
+    if (p)
+        place_count_rule(rule, r->ra, *tier, r->size);
+    return p;
+}
+
+/* Leaves the guard raised at entry (was) and gives errno glibc's meaning: untouched
+ * (saved) on success, ENOMEM on failure. A dram block is counted outside the guard, in
+ * the thread's own slot. */
+static void *done(void *p, unsigned tier, uint8_t was, int saved)
+{
+    place_guard_leave(was);
+    if (tier == 0)
+        count_dram(p);
+    errno = p ? saved : ENOMEM;
+    return p;
+}
+
+void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
+{
+    struct place_request r = {.size = size, .align = align, .call = call, .ra = ra};
+    if (place_guarded()) { /* libplace's own allocation */
+        void *p = place_glibc_alloc(&r);
+        count_dram(p);
+        return p;
+    }
+    int saved = errno;
+    uint8_t was = place_guard_enter();
+    unsigned tier;
+    void *p = serve(place_match(PLACE_API_MALLOC, size, ra), &r, &tier);
+    return done(p, tier, was, saved);
+}
+
+/* Moves p's contents (old bytes) into q, which holds size bytes, and frees p. */
+static void move(void *q, void *p, size_t size, size_t old)
+{
+    memcpy(q, p, old < size ? old : size);
+    place_free(p);
+}
+
+void *place_realloc(void *p, size_t size, uintptr_t ra)
+{
+    if (!place_guarded()) {
+        int saved = errno;
+        uint8_t was = place_guard_enter();
+        int rule = place_match(PLACE_API_MALLOC, size, ra);
+        if (rule >= 0 && place_chain_first(place_rules[rule]) != 0) {
+            size_t old = place_glibc_usable(p);
+            unsigned tier;
+            struct place_request r = {.size = size, .call = PLACE_MALLOC, .ra = ra};
+            void *q = serve(rule, &r, &tier);
+            q = done(q, tier, was, saved);
+            if (q)
+                move(q, p, size, old);
+            return q;
+        }
+        place_guard_leave(was);
+        if (rule >= 0)
+            place_count_rule(rule, ra, 0, size);
+    }
+    size_t old = place_glibc_usable(p);
+    void *q = __libc_realloc(p, size);
+    if (q && place_counting)
+        place_count(1, 1, (int64_t)place_glibc_usable(q) - (int64_t)old);
+    return q;
+}
+
+void *place_realloc_placed(void *p, size_t old, size_t size, uintptr_t ra)
+{
+    if (size == 0) {
+        place_free(p);
+        return NULL;
+    }
+    /* a block that still fits stays, unless it would keep more than twice what it holds
+     * charged against its tier */
+    if (size <= old && size > old / 2)
+        return p;
+    /* the policy decides where the block lives now, limits and all */
+    void *q = place_alloc(size, 0, PLACE_MALLOC, ra);
+    if (q)
+        move(q, p, size, old);
+    else if (size <= old) /* shrinking cannot fail: it stays as it is */
+        return p;
+    return q;
+}

@@ -1,0 +1,74 @@
+/* Whose block is this? The one answer free, realloc, malloc_usable_size and the query API
+ * ask: a tier's, by its address range (tiers/owner.h: one compare for every pointer
+ * outside them); in a dry run, a planned tier's, by the dry map; else glibc's. The
+ * blocks CUDA calls handed out are keyed by the pointer the program holds, which need
+ * not be a host address: only the query API asks for them (place_whose_any). */
+#ifndef PLACE_WHOSE_H
+#define PLACE_WHOSE_H
+
+#include <stdbool.h>
+
+#include "../base/glibc.h"
+#include "../stats/threads.h"
+#include "../tiers/owner.h"
+#include "dry.h"
+#include "place.h"
+
+/* The tier that holds p, with *planned true when a dry run planned it there (the block
+ * itself is glibc's); NULL when p is glibc's. */
+static inline struct place_tier *place_whose(const void *p, bool *planned)
+{
+    *planned = false;
+    struct place_tier *t = place_owner(p);
+    if (__builtin_expect(t != NULL, 0))
+        return t;
+    if (__builtin_expect(place_dry_run, 0)) {
+        int k = place_dry_tier(p);
+        if (k >= 0) {
+            *planned = true;
+            return place_tiers[k];
+        }
+    }
+    return NULL;
+}
+
+/* What block p counts where it lives (t and planned: place_whose's answer). */
+static inline size_t place_whose_usable(const void *p, struct place_tier *t, bool planned)
+{
+    return t && !planned ? t->ops->usable_size(t, p) : place_glibc_usable(p);
+}
+
+#ifdef PLACE_HAVE_CUDA
+#include "cuda_path.h"
+#endif
+
+/* place_whose, and the blocks of CUDA calls: the tier that holds p, NULL for glibc's. */
+static inline struct place_tier *place_whose_any(const void *p)
+{
+    bool planned;
+    struct place_tier *t = place_whose(p, &planned);
+#ifdef PLACE_HAVE_CUDA
+    if (!t && place_cuda_on)
+        t = place_cuda_whose(p);
+#endif
+    return t;
+}
+
+/* Frees p wherever it lives: its tier, its planned tier, or glibc, counted. */
+static inline void place_free(void *p)
+{
+    bool planned;
+    struct place_tier *t = place_whose(p, &planned);
+    if (__builtin_expect(t != NULL, 0)) {
+        if (planned)
+            place_dry_free(p);
+        else
+            place_tier_free(t, p, t->ops->usable_size(t, p), NULL);
+        return;
+    }
+    if (place_counting)
+        place_count(0, 1, -(int64_t)place_glibc_usable(p));
+    __libc_free(p);
+}
+
+#endif

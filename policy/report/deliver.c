@@ -1,0 +1,154 @@
+/* Where a report goes: stderr, or a file created anew from the path template (never
+ * clobbering one), at exit, on a signal or on demand; one report at a time. */
+#include "report.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../config/options.h"
+#include "../base/fmt.h"
+#include "../base/out.h"
+#include "../base/path.h"
+#include "format.h"
+
+/* The reason a report file could not be created, without strerror (which may load a
+ * message catalogue, and so allocate). */
+static const char *why(int err)
+{
+    switch (err) {
+    case EEXIST:
+        return "the file exists and libplace never overwrites one";
+    case ENOENT:
+        return "its directory does not exist";
+    case ENOTDIR:
+        return "a part of the path is not a directory";
+    case EACCES:
+    case EPERM:
+        return "permission denied";
+    case ELOOP:
+        return "the path has too many symbolic links";
+    case EROFS:
+        return "the file system is read-only";
+    case ENOSPC:
+        return "the disk is full";
+    case ENAMETOOLONG:
+        return "the path is too long";
+    default:
+        return strerrorname_np(err) ? strerrorname_np(err) : "unknown error";
+    }
+}
+
+/* One report at a time: the gathered figures are one static table. A report from a
+ * signal handler skips when another is being written (it may have interrupted that very
+ * one); any other waits its turn. */
+static _Atomic bool busy;
+
+static bool take_turn(int signal)
+{
+    while (atomic_exchange(&busy, true)) {
+        if (signal)
+            return false;
+        sched_yield();
+    }
+    return true;
+}
+
+static void report(int fd, int signal)
+{
+    static struct place_gathered g;
+    place_gather(&g, signal);
+    if (place_config.report_format == PLACE_REPORT_JSON)
+        place_report_json(fd, &g);
+    else
+        place_report_text(fd, &g);
+}
+
+/* A report asked for while the program runs (a signal, place_report_now) goes to a file
+ * of its own: the path with .N appended (N counts them), so that neither it nor the exit
+ * report clobbers the other. */
+static void write_to(const char *dest, int signal, bool numbered);
+
+static void report_to(const char *dest, int signal, bool numbered)
+{
+    if (!take_turn(signal))
+        return;
+    write_to(dest, signal, numbered);
+    atomic_store(&busy, false);
+}
+
+static void write_to(const char *dest, int signal, bool numbered)
+{
+    if (strcmp(dest, "stderr") == 0) {
+        report(place_stderr(), signal);
+        return;
+    }
+    char path[PATH_MAX];
+    if (place_report_path(dest, path, sizeof path) != 0) {
+        place_warn(
+            "report path '%s' does not expand to a usable path; the report follows on stderr",
+            dest);
+        report(place_stderr(), signal);
+        return;
+    }
+    if (numbered) {
+        static _Atomic unsigned seq;
+        struct place_buf b = {.s = path, .len = strlen(path), .cap = sizeof path};
+        place_bprintf(&b, ".%u", atomic_fetch_add(&seq, 1) + 1);
+    }
+    int saved = errno;
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        struct stat st;
+        const char *reason = errno == EEXIST && lstat(path, &st) == 0 && S_ISLNK(st.st_mode)
+                                 ? "it is a symbolic link, which libplace does not follow"
+                                 : why(errno);
+        place_warn("cannot create report %s: %s; the report follows on stderr", path, reason);
+        report(place_stderr(), signal);
+    } else {
+        report(fd, signal);
+        close(fd);
+    }
+    errno = saved;
+}
+
+void place_report_to(const char *dest)
+{
+    report_to(dest, 0, false);
+}
+
+void place_report_numbered(const char *dest)
+{
+    report_to(dest, 0, true);
+}
+
+/* Writing from a signal handler: nothing in the report allocates through the shim or
+ * touches stdio, and the module table is only tried (a thread the signal interrupted may
+ * hold it; then sites are shown as addresses). */
+static void on_signal(int sig)
+{
+    if (place_options.report)
+        report_to(place_options.report, sig, true);
+}
+
+void place_report_on_signal(int sig)
+{
+    static int installed;
+    static struct sigaction before;
+    if (!sig) {
+        if (installed)
+            sigaction(installed, &before, NULL);
+        installed = 0;
+        return;
+    }
+    struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(sig, &sa, &before) == 0)
+        installed = sig;
+}

@@ -1,0 +1,142 @@
+#include "gather.h"
+
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../config/options.h"
+#include "../base/path.h"
+#include "../engine/chain.h"
+#include "../engine/place.h"
+#include "../stats/sites.h"
+#include "../stats/threads.h"
+
+extern char *program_invocation_short_name;
+
+static void header(struct place_gathered *g, int signal)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    g->ms = (uint64_t)((now.tv_sec - place_run.start.tv_sec) * 1000 +
+                       (now.tv_nsec - place_run.start.tv_nsec) / 1000000);
+    g->signal = signal;
+    g->pid = getpid();
+    g->forked_from = place_run.forked_from;
+    g->program = program_invocation_short_name;
+    place_report_path("%h", g->host, sizeof g->host);
+    place_report_path("%t", g->start, sizeof g->start);
+    g->rank = place_mpi_rank();
+    place_threads_census(&g->threads, &g->running, !signal);
+
+    const struct place_policy *p = &place_config;
+    g->file = *p->file ? p->file : NULL;
+    g->inline_rules = p->nrules && p->rules[0].at.in_rule;
+    g->dry_run = place_dry_run;
+    g->hash = p->hash;
+    g->nrules = place_nrules;
+    for (unsigned k = 0; k < place_nrules; k++) {
+        const struct place_rule_config *r = place_rules[k];
+        struct place_rule_row *row = &g->rules[k];
+        *row = (struct place_rule_row){
+            .name = r->name,
+            .hits = atomic_load_explicit(&place_rule_stats[k].hits, memory_order_relaxed),
+            .bytes = atomic_load_explicit(&place_rule_stats[k].bytes, memory_order_relaxed),
+            .nchain = r->nchain,
+            .on_full = r->on_full,
+        };
+        for (unsigned c = 0; c < r->nchain; c++)
+            row->chain[c] = r->chain_text[c];
+    }
+}
+
+/* In a signal handler the thread registry's lock may be held by the interrupted thread:
+ * dram's figures are then the shared counters alone (each thread's last batch missing). */
+static void node(struct place_node_row *n, struct place_tier *t, int signal)
+{
+    const struct place_tier_config *c = t->config;
+    *n = (struct place_node_row){
+        .name = t->name,
+        .kind = c ? place_kind_name(c->kind) : "dram",
+        .unavailable = t->unavailable,
+        .planned = place_dry_run && t->unavailable,
+        .limit = t->limit,
+        .reclaim_min = c ? c->reclaim_min : 0,
+        .reclaim_target = c ? c->reclaim_target : 0,
+        .s = t == &place_dram && !signal ? place_threads_dram()
+                                         : place_stats_snapshot(t->stats, NULL),
+    };
+    size_t total, free;
+    if (t->ops && !t->unavailable && t->ops->stats(t, &total, &free) == 0)
+        n->machine = true, n->total = total, n->free = free;
+    /* not from a signal handler: a full check reads the whole range's page table */
+    if (!signal && place_config.verify != PLACE_VERIFY_OFF && t->ops && t->ops->verify &&
+        !t->unavailable)
+        n->checked = t->ops->verify(t, place_config.verify == PLACE_VERIFY_ALL, &n->verified) == 0;
+}
+
+/* The site table holds one entry per (address, rule, tier): rows join an address's and
+ * rule's entries, so a row shows where one call site's blocks went. */
+static void sites(struct place_gathered *g)
+{
+    static struct place_site_count raw[PLACE_SITE_SLOTS];
+    static int rule_of[PLACE_MAX_SITES];
+    unsigned total, n = place_sites_top(raw, PLACE_SITE_SLOTS, &total);
+    unsigned rows = 0;
+    for (unsigned k = 0; k < n; k++) {
+        struct place_site_count *c = &raw[k];
+        unsigned r = 0;
+        while (r < rows && !(g->sites[r].ra == c->ra && rule_of[r] == c->rule))
+            r++;
+        if (r == rows) {
+            if (rows == PLACE_MAX_SITES)
+                continue;
+            memset(&g->sites[rows], 0, sizeof g->sites[rows]);
+            g->sites[rows].ra = c->ra;
+            g->sites[rows].rule = c->rule >= 0 ? place_rules[c->rule]->name : NULL;
+            rule_of[rows] = c->rule;
+            rows++;
+        }
+        struct place_site_row *row = &g->sites[r];
+        row->allocs += c->allocs;
+        row->bytes += c->bytes;
+        if (c->tier >= 0) {
+            row->tier_allocs[c->tier] += c->allocs;
+            row->tier_bytes[c->tier] += c->bytes;
+        }
+        if (c->rule >= 0 && c->tier >= 0 &&
+            (unsigned)c->tier != place_chain_first(place_rules[c->rule]))
+            row->fallbacks += c->allocs;
+    }
+    /* raw came largest entry first; rows joined from several entries may be out of order */
+    for (unsigned i = 1; i < rows; i++)
+        for (unsigned k = i; k > 0 && g->sites[k - 1].bytes < g->sites[k].bytes; k--) {
+            struct place_site_row tmp = g->sites[k];
+            g->sites[k] = g->sites[k - 1];
+            g->sites[k - 1] = tmp;
+        }
+    g->nsites = rows < place_config.sites ? rows : place_config.sites;
+    g->total_sites = total;
+}
+
+/* Symbolizing reads symbol tables, which may allocate (the module table): with the guard
+ * up that is glibc's business, not a placed allocation. From a signal handler the table
+ * is only tried: a busy one leaves sites as addresses. */
+static void symbolize(struct place_gathered *g)
+{
+    uint8_t was = place_guard_enter();
+    for (unsigned k = 0; k < g->nsites; k++)
+        if (g->sites[k].ra)
+            place_modules_where(g->sites[k].ra, &g->sites[k].where, !g->signal);
+    place_guard_leave(was);
+}
+
+void place_gather(struct place_gathered *g, int signal)
+{
+    header(g, signal);
+    g->ntiers = 0;
+    for (struct place_tier **t = place_tiers; *t; t++)
+        node(&g->nodes[g->ntiers++], *t, signal);
+    g->timeline = place_timeline_final(!signal);
+    sites(g);
+    symbolize(g);
+}

@@ -1,0 +1,77 @@
+/* What a report says, gathered once into one snapshot: the counters (through the stats
+ * layer's snapshots), the tiers' state, the rules, the top sites already symbolized, the
+ * timeline. The text and JSON forms (report/text.c, report/json.c) are pure formatters
+ * of it, so both always agree and neither reads another module. */
+#ifndef PLACE_GATHER_H
+#define PLACE_GATHER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "../../config/policy.h"
+#include "../engine/modules.h"
+#include "../stats/counters.h"
+#include "../stats/timeline.h"
+#include "../tiers/tier.h"
+
+struct place_node_row {
+    const char *name, *kind;
+    const char *unavailable; /* NULL, or why this machine lacks it */
+    bool planned;            /* a dry run planned for it although this machine lacks it */
+    uint64_t limit;
+    unsigned reclaim_min, reclaim_target; /* percent; 0: no watermarks */
+    struct place_snapshot s;
+    bool machine; /* total and free are known */
+    uint64_t total, free;
+    bool checked; /* verified holds the kernel's word on where the tier's pages are */
+    struct place_verified verified;
+};
+
+struct place_rule_row {
+    const char *name;
+    uint64_t hits, bytes;
+    unsigned nchain;
+    const char *chain[PLACE_MAX_CHAIN];
+    enum place_on_full on_full;
+};
+
+/* One call site (return address) of one rule, with where its blocks went. */
+struct place_site_row {
+    uintptr_t ra; /* 0: the sites that did not fit the table */
+    const char *rule; /* NULL: none */
+    uint64_t allocs, bytes, fallbacks;
+    uint64_t tier_allocs[PLACE_MAX_TIERS], tier_bytes[PLACE_MAX_TIERS];
+    struct place_where where; /* symbolized by gather */
+};
+
+struct place_gathered {
+    /* the process */
+    pid_t pid, forked_from;
+    const char *program;
+    char host[256], start[32];
+    const char *rank; /* NULL outside MPI */
+    uint64_t ms;      /* since start */
+    uint64_t threads;
+    unsigned running;
+    int signal; /* the signal that asked, 0 at exit */
+    /* the policy */
+    const char *file; /* NULL: none */
+    bool inline_rules, dry_run;
+    unsigned nrules;
+    uint64_t hash;
+    struct place_rule_row rules[PLACE_MAX_RULES];
+    /* the nodes */
+    unsigned ntiers;
+    struct place_node_row nodes[PLACE_MAX_TIERS];
+    const struct place_timeline *timeline;
+    /* the sites */
+    unsigned nsites, total_sites;
+    struct place_site_row sites[PLACE_MAX_SITES];
+};
+
+/* Fills g (a static one: it is large) from everything as it stands. signal: the signal
+ * whose handler asks (then nothing waits for a lock), 0 otherwise. */
+void place_gather(struct place_gathered *g, int signal);
+
+#endif

@@ -1,0 +1,180 @@
+/* The report as text: aligned tables for a person to read, one line each prefixed
+ * "libplace: ". A pure formatter of the gathered snapshot. */
+#include <signal.h>
+#include <string.h>
+
+#include "../base/fmt.h"
+#include "../base/out.h"
+#include "format.h"
+
+static void text_header(int fd, const struct place_gathered *g)
+{
+    char origin[48] = "", asked[48] = "";
+    if (g->forked_from) {
+        struct place_buf o = PLACE_BUF(origin);
+        place_bprintf(&o, ", forked from pid %d", (int)g->forked_from);
+    }
+    if (g->signal) {
+        struct place_buf a = PLACE_BUF(asked);
+        place_bprintf(&a, ", asked for by SIG%s", sigabbrev_np(g->signal));
+    }
+    place_line(fd,
+               "report of pid %d (%s)%s%s, %llu.%03llu s, allocations from %llu thread%s (%u %s)",
+               (int)g->pid, g->program, origin, asked,
+               (unsigned long long)(g->ms / 1000), (unsigned long long)(g->ms % 1000),
+               (unsigned long long)g->threads, g->threads == 1 ? "" : "s", g->running,
+               g->signal ? "running" : "at exit");
+    if (!g->nrules) {
+        place_line(fd, "no policy: every allocation is glibc's");
+        return;
+    }
+    const char *file = g->file ? g->file : "";
+    place_line(fd, "policy %s%s, %u rule%s, text hash %016llx", file,
+               g->inline_rules ? (*file ? " after LIBPLACE_RULES" : "LIBPLACE_RULES") : "",
+               g->nrules, g->nrules == 1 ? "" : "s", (unsigned long long)g->hash);
+    if (g->dry_run)
+        place_line(fd, "DRY RUN: every tier the policy declares is planned for as if this machine "
+                       "had it; the memory itself came from dram, and a planned tier's figures "
+                       "are the bytes asked of it");
+}
+
+static bool pressed(const struct place_node_row *n)
+{
+    const uint64_t *e = n->s.events;
+    return e[PLACE_EV_REFUSED] || e[PLACE_EV_FALLBACKS_IN] || e[PLACE_EV_WAITS] ||
+           e[PLACE_EV_OVERFLOW] || e[PLACE_EV_FAILURES] || e[PLACE_EV_RECLAIMED] ||
+           e[PLACE_EV_SKIPPED];
+}
+
+static void text_nodes(int fd, const struct place_gathered *g)
+{
+    place_line(fd, "%-12s %-8s %10s %10s %10s %12s %12s", "tier", "kind", "limit", "in use", "peak",
+               "allocations", "frees");
+    bool any_pressure = false;
+    for (unsigned k = 0; k < g->ntiers; k++) {
+        const struct place_node_row *n = &g->nodes[k];
+        char limit[PLACE_SIZE_STR] = "none", now[PLACE_SIZE_STR], peak[PLACE_SIZE_STR];
+        if (n->limit)
+            place_size_str(limit, (int64_t)n->limit);
+        place_line(fd, "%-12s %-8s %10s %10s %10s %12llu %12llu", n->name, n->kind, limit,
+                   place_size_str(now, n->s.bytes), place_size_str(peak, n->s.peak),
+                   (unsigned long long)n->s.events[PLACE_EV_ALLOCS],
+                   (unsigned long long)n->s.events[PLACE_EV_FREES]);
+        any_pressure |= pressed(n);
+    }
+    if (any_pressure) {
+        place_line(fd, "%-12s %8s %8s %8s %7s %8s %10s %8s %10s %8s", "tier", "refused", "fb out",
+                   "fb in", "waits", "waited", "overflow", "failures", "reclaimed", "skipped");
+        for (unsigned k = 0; k < g->ntiers; k++) {
+            const struct place_node_row *n = &g->nodes[k];
+            if (!pressed(n))
+                continue;
+            const uint64_t *e = n->s.events;
+            char over[PLACE_SIZE_STR], recl[PLACE_SIZE_STR], waited[24];
+            struct place_buf w = PLACE_BUF(waited);
+            uint64_t ms = e[PLACE_EV_WAIT_NS] / 1000000;
+            place_bprintf(&w, "%llu.%03llus", (unsigned long long)(ms / 1000),
+                          (unsigned long long)(ms % 1000));
+            place_line(fd, "%-12s %8llu %8llu %8llu %7llu %8s %10s %8llu %10s %8llu", n->name,
+                       (unsigned long long)e[PLACE_EV_REFUSED],
+                       (unsigned long long)e[PLACE_EV_FALLBACKS_OUT],
+                       (unsigned long long)e[PLACE_EV_FALLBACKS_IN],
+                       (unsigned long long)e[PLACE_EV_WAITS], waited,
+                       place_size_str(over, (int64_t)e[PLACE_EV_OVERFLOW]),
+                       (unsigned long long)e[PLACE_EV_FAILURES],
+                       place_size_str(recl, (int64_t)e[PLACE_EV_RECLAIMED]),
+                       (unsigned long long)e[PLACE_EV_SKIPPED]);
+        }
+    }
+    for (unsigned k = 0; k < g->ntiers; k++) {
+        const struct place_node_row *n = &g->nodes[k];
+        uint64_t skipped = n->s.events[PLACE_EV_SKIPPED];
+        if (n->unavailable && !n->planned)
+            place_line(fd, "%s: unavailable: %s; %llu request%s skipped it", n->name,
+                       n->unavailable, (unsigned long long)skipped, skipped == 1 ? "" : "s");
+        else if (n->unavailable)
+            place_line(fd, "%s: planned (this machine: %s)", n->name, n->unavailable);
+        else if (n->machine) {
+            char total[PLACE_SIZE_STR], free[PLACE_SIZE_STR];
+            place_line(fd, "%s: %s on this machine, %s free", n->name,
+                       place_size_str(total, (int64_t)n->total),
+                       place_size_str(free, (int64_t)n->free));
+        }
+    }
+    for (unsigned k = 0; k < g->ntiers; k++) {
+        const struct place_verified *v = &g->nodes[k].verified;
+        if (!g->nodes[k].checked)
+            continue;
+        uint64_t permille = v->looked ? v->placed * 1000 / v->looked : 0;
+        place_line(fd, "%s: %llu.%llu%% of %s%llu resident page%s on its nodes (move_pages)%s",
+                   g->nodes[k].name, (unsigned long long)(permille / 10),
+                   (unsigned long long)(permille % 10), v->all ? "all " : "",
+                   (unsigned long long)(v->all ? v->looked : v->resident),
+                   v->resident == 1 ? "" : "s",
+                   v->all || v->looked == v->resident ? "" : ", from a sample");
+    }
+    char batch[PLACE_SIZE_STR];
+    place_line(fd, "dram counts what glibc served; its peak is exact to within %s per thread",
+               place_size_str(batch, PLACE_STATS_BATCH));
+}
+
+static void text_rules(int fd, const struct place_gathered *g)
+{
+    if (!g->nrules)
+        return;
+    place_line(fd, "%-20s %12s %14s  %s", "rule", "hits", "bytes asked", "chain");
+    for (unsigned k = 0; k < g->nrules; k++) {
+        const struct place_rule_row *r = &g->rules[k];
+        char bytes_s[PLACE_SIZE_STR], chain[PLACE_MAX_CHAIN * PLACE_NAME_MAX + 32];
+        struct place_buf b = PLACE_BUF(chain);
+        for (unsigned j = 0; j < r->nchain; j++)
+            place_bprintf(&b, "%s%s", j ? ", " : "", r->chain[j]);
+        if (r->on_full != PLACE_FALLBACK)
+            place_bprintf(&b, " (on_full = %s)", place_on_full_name(r->on_full));
+        place_line(fd, "%-20s %12llu %14s  %s", r->name, (unsigned long long)r->hits,
+                   place_size_str(bytes_s, (int64_t)r->bytes), chain);
+    }
+}
+
+static void text_sites(int fd, const struct place_gathered *g)
+{
+    if (!g->nsites)
+        return;
+    place_line(fd, "top %u site%s by bytes asked, of %u:", g->nsites, g->nsites == 1 ? "" : "s",
+               g->total_sites);
+    for (unsigned k = 0; k < g->nsites; k++) {
+        const struct place_site_row *s = &g->sites[k];
+        const struct place_where *w = &s->where;
+        char where[800], split[PLACE_MAX_TIERS * (PLACE_NAME_MAX + PLACE_SIZE_STR + 4)] = "";
+        struct place_buf b = PLACE_BUF(where), t = PLACE_BUF(split);
+        if (!s->ra)
+            place_bprintf(&b, "(other sites)");
+        else if (*w->symbol)
+            place_bprintf(&b, "%s (%s)", w->symbol, w->site);
+        else
+            place_bprintf(&b, "%s", w->site);
+        for (unsigned i = 0; i < g->ntiers; i++)
+            if (s->tier_allocs[i]) {
+                char bytes[PLACE_SIZE_STR];
+                place_bprintf(&t, "%s%s %s", t.len ? ", " : "", g->nodes[i].name,
+                              place_size_str(bytes, (int64_t)s->tier_bytes[i]));
+            }
+        char bytes[PLACE_SIZE_STR], fell[40] = "";
+        if (s->fallbacks) {
+            struct place_buf f = PLACE_BUF(fell);
+            place_bprintf(&f, "; %llu fell back", (unsigned long long)s->fallbacks);
+        }
+        place_line(fd, "  %10s %9llu x  %s  %s -> %s%s", place_size_str(bytes, (int64_t)s->bytes),
+                   (unsigned long long)s->allocs, where,
+                   s->rule ? s->rule : "no rule", split, fell);
+    }
+}
+
+void place_report_text(int fd, const struct place_gathered *g)
+{
+    text_header(fd, g);
+    text_nodes(fd, g);
+    text_rules(fd, g);
+    text_sites(fd, g);
+}
+

@@ -1,0 +1,76 @@
+#include "counters.h"
+
+#include <string.h>
+
+struct place_node_stats place_nodes[PLACE_MAX_TIERS];
+
+static void raise_peak(struct place_node_stats *s, int64_t now)
+{
+    int64_t peak = atomic_load_explicit(&s->peak, memory_order_relaxed);
+    while (now > peak && !atomic_compare_exchange_weak_explicit(
+                             &s->peak, &peak, now, memory_order_relaxed, memory_order_relaxed))
+        ;
+}
+
+void place_stats_add(struct place_node_stats *s, const struct place_counts *c)
+{
+    if (c->allocs)
+        place_stats_count(s, PLACE_EV_ALLOCS, c->allocs);
+    if (c->frees)
+        place_stats_count(s, PLACE_EV_FREES, c->frees);
+    if (c->bytes) {
+        int64_t now =
+            atomic_fetch_add_explicit(&s->bytes, c->bytes, memory_order_relaxed) + c->bytes;
+        raise_peak(s, now);
+    }
+}
+
+struct place_snapshot place_stats_snapshot(const struct place_node_stats *s,
+                                           const struct place_counts *pending)
+{
+    struct place_snapshot snap = {
+        .bytes = atomic_load_explicit(&s->bytes, memory_order_relaxed),
+        .peak = atomic_load_explicit(&s->peak, memory_order_relaxed),
+    };
+    for (unsigned e = 0; e < PLACE_EVENTS; e++)
+        snap.events[e] = atomic_load_explicit(&s->events[e], memory_order_relaxed);
+    if (pending) {
+        snap.events[PLACE_EV_ALLOCS] += place_relaxed_load(&pending->allocs);
+        snap.events[PLACE_EV_FREES] += place_relaxed_load(&pending->frees);
+        snap.bytes += (int64_t)place_relaxed_load((const uint64_t *)&pending->bytes);
+    }
+    if (snap.bytes > snap.peak)
+        snap.peak = snap.bytes;
+    return snap;
+}
+
+void place_stats_restart(struct place_node_stats *s)
+{
+    int64_t bytes = atomic_load_explicit(&s->bytes, memory_order_relaxed);
+    memset(s, 0, sizeof *s); /* in a forked child, which has one thread */
+    atomic_store_explicit(&s->bytes, bytes, memory_order_relaxed);
+    atomic_store_explicit(&s->peak, bytes, memory_order_relaxed);
+}
+
+bool place_stats_reserve(struct place_node_stats *s, int64_t bytes, uint64_t limit)
+{
+    /* seq_cst even when it only reads: a waiter's failed check must be ordered after its
+     * registration as a waiter (policy/engine/chain.c) */
+    int64_t now = atomic_load_explicit(&s->bytes, memory_order_seq_cst);
+    do {
+        if (limit && (uint64_t)now + (uint64_t)bytes > limit)
+            return false;
+    } while (!atomic_compare_exchange_weak_explicit(&s->bytes, &now, now + bytes,
+                                                    memory_order_seq_cst, memory_order_relaxed));
+    raise_peak(s, now + bytes);
+    return true;
+}
+
+void place_stats_release(struct place_node_stats *s, int64_t bytes)
+{
+    /* seq_cst: a waiter that read the counter before this must see the wake-up after it
+     * (policy/engine/chain.c) */
+    int64_t now = atomic_fetch_sub_explicit(&s->bytes, bytes, memory_order_seq_cst) - bytes;
+    if (bytes < 0)
+        raise_peak(s, now);
+}

@@ -1,0 +1,173 @@
+#include "threads.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "timeline.h"
+
+bool place_counting = true;
+
+/* More threads than this alive at once count straight into the shared counters: slower,
+ * never wrong. Pages of the array no thread has used cost no memory. */
+enum { SLOTS = 1024 };
+
+/* The lock is taken when a thread registers and when it exits, and by snapshots; never
+ * per allocation. */
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct place_slot slots[SLOTS];
+static unsigned slots_used;   /* high-water mark: slots at and above it were never live */
+static uint64_t threads_seen; /* threads that counted an allocation, with a slot or not */
+
+static pthread_key_t exit_key;
+static bool ready;
+
+static void count_shared(unsigned n, unsigned m, int64_t delta)
+{
+    struct place_counts c = {.allocs = n, .frees = m, .bytes = delta};
+    place_stats_add(&place_nodes[0], &c);
+}
+
+void place_hand_over_bytes(struct place_counts *c)
+{
+    count_shared(0, 0, c->bytes);
+    place_relaxed_store((uint64_t *)&c->bytes, 0);
+    place_timeline_tick(); /* dram's usage changed by a batch */
+}
+
+static void release_locked(struct place_slot *s)
+{
+    place_stats_add(&place_nodes[0], &s->dram);
+    memset(&s->dram, 0, sizeof s->dram);
+    s->live = false;
+}
+
+/* pthread key destructor: the thread is exiting. What it frees after this (later
+ * destructors) goes to the shared counters. */
+static void thread_exit(void *arg)
+{
+    struct place_thread *t = &place_self;
+    pthread_mutex_lock(&registry_lock);
+    release_locked(arg);
+    pthread_mutex_unlock(&registry_lock);
+    t->home = NULL;
+    t->counts = NULL;
+    t->state = PLACE_THREAD_SHARED;
+}
+
+static void register_thread(struct place_thread *t)
+{
+    int saved = errno;
+    place_guard_enter();
+    struct place_slot *s = NULL;
+    pthread_mutex_lock(&registry_lock);
+    threads_seen++;
+    for (unsigned k = 0; k < SLOTS && !s; k++)
+        if (!slots[k].live) {
+            s = &slots[k];
+            s->live = true;
+            if (k >= slots_used)
+                slots_used = k + 1;
+        }
+    pthread_mutex_unlock(&registry_lock);
+    if (s) {
+        /* Under the guard, an allocation this makes (keys past the first 32) goes to the
+         * shared counters instead of registering again. If it fails, the slot is never
+         * released: its counts stay readable and are still summed. */
+        pthread_setspecific(exit_key, s);
+        t->home = &s->dram;
+    }
+    place_guard_leave(s ? PLACE_THREAD_ACTIVE : PLACE_THREAD_SHARED);
+    errno = saved;
+}
+
+void place_count_slow(unsigned n, unsigned m, int64_t delta)
+{
+    struct place_thread *t = &place_self;
+    if (t->state == PLACE_THREAD_NEW && __atomic_load_n(&ready, __ATOMIC_ACQUIRE))
+        register_thread(t);
+    if (t->counts)
+        place_count(n, m, delta);
+    else
+        count_shared(n, m, delta);
+}
+
+void place_threads_start(bool counting)
+{
+    place_counting = counting;
+    if (!counting)
+        return;
+    pthread_key_create(&exit_key, thread_exit);
+    __atomic_store_n(&ready, true, __ATOMIC_RELEASE);
+}
+
+static struct place_counts pending_locked(void)
+{
+    struct place_counts sum = {0};
+    for (unsigned k = 0; k < slots_used; k++)
+        if (slots[k].live) {
+            sum.allocs += place_relaxed_load(&slots[k].dram.allocs);
+            sum.frees += place_relaxed_load(&slots[k].dram.frees);
+            sum.bytes += (int64_t)place_relaxed_load((const uint64_t *)&slots[k].dram.bytes);
+        }
+    return sum;
+}
+
+struct place_snapshot place_threads_dram(void)
+{
+    /* under the lock, so that a thread exiting meanwhile is counted once */
+    pthread_mutex_lock(&registry_lock);
+    struct place_counts pending = pending_locked();
+    struct place_snapshot snap = place_stats_snapshot(&place_nodes[0], &pending);
+    pthread_mutex_unlock(&registry_lock);
+    return snap;
+}
+
+void place_threads_census(uint64_t *seen, unsigned *live, bool wait)
+{
+    /* without wait (a signal handler, which may have interrupted the lock's holder) the
+     * figures are read as they stand: a thread starting or exiting meanwhile may be
+     * miscounted by one */
+    bool locked =
+        wait ? pthread_mutex_lock(&registry_lock) == 0 : pthread_mutex_trylock(&registry_lock) == 0;
+    *seen = __atomic_load_n(&threads_seen, __ATOMIC_RELAXED);
+    *live = 0;
+    for (unsigned k = 0; k < __atomic_load_n(&slots_used, __ATOMIC_RELAXED); k++)
+        *live += __atomic_load_n(&slots[k].live, __ATOMIC_RELAXED);
+    if (locked)
+        pthread_mutex_unlock(&registry_lock);
+}
+
+/* The guard goes up first: fork handlers that other libraries registered before
+ * libplace's run after this one, with the lock held, and may allocate. */
+void place_threads_prefork(void)
+{
+    place_self.before_fork = place_guard_enter();
+    pthread_mutex_lock(&registry_lock);
+}
+
+void place_threads_postfork_parent(void)
+{
+    pthread_mutex_unlock(&registry_lock);
+    place_guard_leave(place_self.before_fork);
+}
+
+/* Only the forking thread lives on in the child. Every slot's bytes are summed before
+ * the other threads' slots are dropped: the child's heap holds those allocations too. */
+void place_threads_postfork_child(void)
+{
+    struct place_thread *self = &place_self;
+    struct place_counts held = pending_locked();
+    place_stats_add(&place_nodes[0], &held);
+    place_stats_restart(&place_nodes[0]);
+    memset(slots, 0, slots_used * sizeof slots[0]);
+    slots_used = 0;
+    threads_seen = self->before_fork != PLACE_THREAD_NEW;
+    if (self->home) {
+        struct place_slot *own = (struct place_slot *)self->home; /* dram is its first member */
+        own->live = true;
+        slots_used = (unsigned)(own - slots) + 1;
+    }
+    pthread_mutex_init(&registry_lock, NULL);
+    place_guard_leave(self->before_fork);
+}

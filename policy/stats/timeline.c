@@ -1,0 +1,92 @@
+#include "timeline.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
+
+#include "../base/path.h"
+#include "counters.h"
+
+enum { FIRST_INTERVAL_NS = 5 * 1000000 };
+
+bool place_timeline_on;
+_Atomic int64_t place_timeline_next;
+static int64_t interval = FIRST_INTERVAL_NS;
+static struct place_timeline line;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The coarse clock is a vDSO read of a few nanoseconds with the kernel tick's resolution,
+ * which is fine enough for intervals of 5 ms and more. */
+int64_t place_coarse_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int64_t since_start_ms(int64_t now)
+{
+    int64_t start = (int64_t)place_run.start.tv_sec * 1000000000 + place_run.start.tv_nsec;
+    return now > start ? (now - start) / 1000000 : 0;
+}
+
+static void halve(void)
+{
+    for (unsigned k = 0; 2 * k < line.n; k++) {
+        line.ms[k] = line.ms[2 * k];
+        for (unsigned i = 0; i < PLACE_MAX_TIERS; i++)
+            line.bytes[k][i] = line.bytes[2 * k][i];
+    }
+    line.n = (line.n + 1) / 2;
+    interval *= 2;
+}
+
+static void record(int64_t now)
+{
+    if (line.n == PLACE_TIMELINE_POINTS)
+        halve();
+    unsigned k = line.n++;
+    line.ms[k] = (uint32_t)since_start_ms(now);
+    for (unsigned i = 0; i < PLACE_MAX_TIERS; i++)
+        line.bytes[k][i] = place_stats_bytes(&place_nodes[i]);
+    atomic_store_explicit(&place_timeline_next, now + interval, memory_order_relaxed);
+}
+
+/* A thread that finds the table busy skips: another is sampling this very moment. */
+void place_timeline_sample(void)
+{
+    if (pthread_mutex_trylock(&lock) != 0)
+        return;
+    int64_t now = place_coarse_ns();
+    if (now >= atomic_load_explicit(&place_timeline_next, memory_order_relaxed))
+        record(now);
+    pthread_mutex_unlock(&lock);
+}
+
+void place_timeline_start(void)
+{
+    place_timeline_on = true;
+    place_timeline_sample();
+}
+
+const struct place_timeline *place_timeline_final(bool wait)
+{
+    static struct place_timeline copy; /* the reports take turns (report/deliver.c) */
+    if (wait ? pthread_mutex_lock(&lock) != 0 : pthread_mutex_trylock(&lock) != 0)
+        return &copy; /* the last report's, or none */
+    if (place_timeline_on)
+        record(place_coarse_ns());
+    copy = line;
+    pthread_mutex_unlock(&lock);
+    return &copy;
+}
+
+void place_timeline_restart(void)
+{
+    pthread_mutex_init(&lock, NULL); /* the parent may have been sampling as it forked */
+    line.n = 0;
+    interval = FIRST_INTERVAL_NS;
+    atomic_store_explicit(&place_timeline_next, 0, memory_order_relaxed);
+    if (place_timeline_on)
+        place_timeline_sample();
+}

@@ -1,0 +1,165 @@
+#include "arena.h"
+
+#include <memkind.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <unistd.h>
+
+#include "../../config/policy.h"
+#include "../base/guard.h"
+#include "../base/lib.h"
+#include "owner.h"
+#include "tier.h"
+
+enum { ARENA_MIN = 64 << 20 };
+
+/* memkind, loaded at first need: linking it would load hwloc, daxctl, udev and more into
+ * every process under the shim, milliseconds of start-up that a policy without an arena
+ * tier must not pay. */
+static struct {
+    int (*create_fixed)(void *, size_t, memkind_t *);
+    void *(*malloc)(memkind_t, size_t);
+    void *(*calloc)(memkind_t, size_t, size_t);
+    int (*posix_memalign)(memkind_t, void **, size_t, size_t);
+    void (*free)(memkind_t, void *);
+    size_t (*usable_size)(memkind_t, void *);
+} mk;
+
+static const struct place_sym mk_syms[] = {
+    {(void **)&mk.create_fixed, "memkind_create_fixed"},
+    {(void **)&mk.malloc, "memkind_malloc"},
+    {(void **)&mk.calloc, "memkind_calloc"},
+    {(void **)&mk.posix_memalign, "memkind_posix_memalign"},
+    {(void **)&mk.free, "memkind_free"},
+    {(void **)&mk.usable_size, "memkind_malloc_usable_size"},
+};
+
+static struct place_lib memkind = {
+    .file = "libmemkind.so.0",
+    .absent = "memkind cannot be loaded",
+    .hint = "Debian package libmemkind0",
+    .needs = "memkind 1.12 or later is needed",
+    .syms = mk_syms,
+    .nsyms = sizeof mk_syms / sizeof mk_syms[0],
+};
+
+static int create(struct place_arena *a, struct place_tier *t, size_t want,
+                  const struct place_arena_spec *spec, const char **why)
+{
+    /* MAP_NORESERVE: address space only; pages cost memory when the program touches them.
+     * Under strict overcommit the kernel may refuse a large reservation, so halve. Huge
+     * pages are reserved as mapped instead, so that a fault never finds none (SIGBUS). */
+    if ((*why = place_lib_load(&memkind)))
+        return -1;
+    int flags = spec && spec->flags ? spec->flags : MAP_NORESERVE;
+    size_t len = spec && spec->len ? spec->len : want < ARENA_MIN ? ARENA_MIN : want;
+    void *p = place_reserve(&len, spec && spec->len ? spec->len : ARENA_MIN, flags);
+    if (!p) {
+        *why = spec && spec->flags ? "the kernel refused to map the huge pages it needs"
+                                   : "the kernel refused to reserve address space for it";
+        return -1;
+    }
+    if (spec && spec->binding && (*why = place_numa_bind(p, len, spec->binding)))
+        return -1;
+    a->nodes = spec && spec->binding ? spec->binding->nodes : 0;
+    if (mk.create_fixed(p, len, &a->kind) != MEMKIND_SUCCESS) {
+        *why = "memkind_create_fixed failed over its reserved range";
+        return -1;
+    }
+    if (place_owner_add(p, len, t) != 0) {
+        *why = "libplace's table of owned ranges is full";
+        return -1;
+    }
+    a->lo = p;
+    a->len = len;
+    return 0;
+}
+
+void *place_reserve(size_t *len, size_t least, int flags)
+{
+    for (; *len >= least; *len /= 2) {
+        void *p = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
+        if (p != MAP_FAILED)
+            return p;
+    }
+    return NULL;
+}
+
+size_t place_ram(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? (size_t)pages * (size_t)page : (size_t)1 << 34;
+}
+
+int place_arena_tier(struct place_tier *t, const struct place_arena_spec *spec)
+{
+    static struct place_arena arenas[PLACE_MAX_TIERS];
+    static unsigned n;
+    size_t total = place_ram();
+    if (n == PLACE_MAX_TIERS)
+        return -1;
+    const char *why;
+    /* memkind allocates its kind's bookkeeping: glibc's, not ours */
+    uint8_t was = place_guard_enter();
+    int rc = create(&arenas[n], t, total, spec, &why);
+    place_guard_leave(was);
+    if (rc != 0) {
+        t->unavailable = why;
+        return -1;
+    }
+    t->state = &arenas[n++];
+    return 0;
+}
+
+/* calloc: jemalloc knows which pages are fresh and zero already, which is cheaper and
+ * leaves them untouched (a memset would make every page of a big block resident). */
+void *place_arena_alloc(struct place_tier *t, const struct place_request *r)
+{
+    memkind_t kind = ((struct place_arena *)t->state)->kind;
+    size_t size = r->size ? r->size : 1; /* malloc(0)'s unique pointer */
+    if (!r->align)
+        return r->call == PLACE_CALLOC ? mk.calloc(kind, 1, size) : mk.malloc(kind, size);
+    void *p;
+    if (mk.posix_memalign(kind, &p, r->align, size) != 0)
+        return NULL;
+    if (r->call == PLACE_CALLOC)
+        memset(p, 0, size);
+    return p;
+}
+
+void place_arena_free(struct place_tier *t, void *p, size_t usable, struct place_cu_call *cu)
+{
+    (void)usable;
+    (void)cu;
+    mk.free(((struct place_arena *)t->state)->kind, p);
+}
+
+size_t place_arena_usable(struct place_tier *t, const void *p)
+{
+    return mk.usable_size(((struct place_arena *)t->state)->kind, (void *)p);
+}
+
+void *place_memkind_sym(const char *name)
+{
+    return place_lib_sym(&memkind, name);
+}
+
+size_t place_arena_good_size(size_t size, size_t align)
+{
+    /* jemalloc's sz_sa2u: aligned small blocks come from a class that is a multiple of
+     * the alignment; past a page of alignment, or past the small classes, from large
+     * extents of at least 16 KiB */
+    if (align > 16) {
+        size = (size + align - 1) & ~(align - 1);
+        if ((align > 4096 || size > 14336) && size < 16384)
+            size = 16384;
+    }
+    if (size <= 8)
+        return 8;
+    if (size <= 128)
+        return (size + 15) & ~(size_t)15;
+    unsigned lg = 63u - (unsigned)__builtin_clzll(size - 1); /* floor(log2(size - 1)) */
+    size_t delta = (size_t)1 << (lg - 2);
+    return (size + delta - 1) & ~(delta - 1);
+}

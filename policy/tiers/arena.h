@@ -1,0 +1,63 @@
+/* An arena: a range of address space libplace reserves, with memkind's allocator (a
+ * fixed kind, memkind_create_fixed) carving blocks out of it.
+ *
+ * The range is what makes ownership an O(1) test: it is registered with the owner
+ * table (tiers/owner.h), so free() knows a block is the tier's by its address, and never asks memkind to
+ * detect a kind. A tier that binds memory to NUMA nodes mbinds the range before handing
+ * it to memkind. Nothing is ever unmapped or destroyed (DESIGN.md section 7). */
+#ifndef PLACE_ARENA_H
+#define PLACE_ARENA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "binding.h"
+#include "tier.h"
+
+struct memkind;
+
+struct place_arena {
+    void *lo;
+    size_t len;
+    struct memkind *kind;
+    uint64_t nodes; /* the NUMA nodes its pages are bound to; 0: the kernel's choice */
+};
+
+/* What an arena's range is: by default (spec NULL, or zero fields) as much address space
+ * as the machine has memory, less when the kernel refuses that much (down to 64 MiB),
+ * pages on demand. A binding gives the range its NUMA policy before memkind sees it, so
+ * every page the program later touches is placed by it. len and flags (MAP_HUGETLB...)
+ * replace the size and MAP_NORESERVE. */
+struct place_arena_spec {
+    const struct place_binding *binding;
+    size_t len;
+    int flags;
+};
+
+/* Sets up an arena for tier t (its state), registered as t's range. Returns 0, or -1
+ * with t->unavailable saying what failed. The operations below then serve t. */
+int place_arena_tier(struct place_tier *t, const struct place_arena_spec *spec);
+
+/* Reserves address space: *len bytes, halved while the kernel refuses (strict
+ * overcommit) down to least; mmap's flags besides private and anonymous. NULL when even
+ * least is refused; *len is what was mapped. */
+void *place_reserve(size_t *len, size_t least, int flags);
+
+/* The machine's memory in bytes. */
+size_t place_ram(void);
+
+/* A function of libmemkind (loaded if it is not yet), or NULL. */
+void *place_memkind_sym(const char *name);
+
+/* The tier operations of every arena tier (t->state is its arena): malloc's, calloc's
+ * and memalign's semantics, free, usable size. */
+void *place_arena_alloc(struct place_tier *t, const struct place_request *r);
+void place_arena_free(struct place_tier *t, void *p, size_t usable, struct place_cu_call *cu);
+size_t place_arena_usable(struct place_tier *t, const void *p);
+
+/* The usable size a request for size bytes at align will get: jemalloc's size classes
+ * (four per doubling above 128 bytes). Limits reserve this before allocating, so that
+ * the reservation is what the block will count. */
+size_t place_arena_good_size(size_t size, size_t align);
+
+#endif

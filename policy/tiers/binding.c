@@ -1,0 +1,163 @@
+#include "binding.h"
+
+#include <numa.h>
+#include <numaif.h>
+#include <stdio.h>
+#include <sys/mman.h>
+
+#include "../base/fmt.h"
+#include "../base/lib.h"
+#include "arena.h"
+#include "tier.h"
+
+static struct {
+    int (*available)(void);
+    int (*max_node)(void);
+    long long (*node_size64)(int, long long *);
+    int (*isbitset)(const struct bitmask *, unsigned);
+    struct bitmask **mems; /* numa_all_nodes_ptr: the nodes with memory this task may use */
+    long (*mbind)(void *, unsigned long, int, const unsigned long *, unsigned long, unsigned);
+    int (*move_pages)(int, unsigned long, void **, const int *, int *, int);
+} nl;
+
+static const struct place_sym nl_syms[] = {
+    {(void **)&nl.available, "numa_available"},
+    {(void **)&nl.max_node, "numa_max_node"},
+    {(void **)&nl.node_size64, "numa_node_size64"},
+    {(void **)&nl.isbitset, "numa_bitmask_isbitset"},
+    {(void **)&nl.mems, "numa_all_nodes_ptr"},
+    {(void **)&nl.mbind, "mbind"},
+    {(void **)&nl.move_pages, "numa_move_pages"},
+};
+
+/* libnuma, loaded at first need like memkind: a process with no numa or hbw tier never
+ * maps it. */
+static struct place_lib libnuma = {
+    .file = "libnuma.so.1",
+    .absent = "libnuma cannot be loaded",
+    .hint = "Debian package libnuma1",
+    .needs = "libnuma 2.0.14 or later is needed",
+    .syms = nl_syms,
+    .nsyms = sizeof nl_syms / sizeof nl_syms[0],
+};
+
+const char *place_libnuma(void)
+{
+    const char *why = place_lib_load(&libnuma);
+    if (!why && nl.available() < 0)
+        why = "the kernel has no NUMA support (numa_available() < 0)";
+    return why;
+}
+
+/* The kernel's mode for a policy over nodes: preferred with several nodes is
+ * MPOL_PREFERRED_MANY (Linux 5.15). */
+int place_numa_mode(enum place_mempolicy policy, uint64_t nodes)
+{
+    switch (policy) {
+    case PLACE_MPOL_PREFERRED:
+        return nodes & (nodes - 1) ? MPOL_PREFERRED_MANY : MPOL_PREFERRED;
+    case PLACE_MPOL_INTERLEAVE:
+        return MPOL_INTERLEAVE;
+    default: /* bind and bind_all, numa's default */
+        return MPOL_BIND;
+    }
+}
+
+const char *place_numa_bind(void *lo, size_t len, const struct place_binding *b)
+{
+    unsigned long mask = (unsigned long)b->nodes;
+    if (nl.mbind(lo, len, b->mode, &mask, sizeof mask * 8 + 1, 0) != 0)
+        return "mbind refused the tier's nodes and policy";
+    if (b->thp && madvise(lo, len, MADV_HUGEPAGE) != 0)
+        return "madvise(MADV_HUGEPAGE) failed: transparent huge pages are off in this kernel";
+    return NULL;
+}
+
+const char *place_numa_missing(struct place_tier *t)
+{
+    uint64_t nodes = t->config->nodes;
+    int max = nl.max_node();
+    for (unsigned n = 0; n < 64; n++)
+        if (nodes >> n & 1 && (n > (unsigned)max || !nl.isbitset(*nl.mems, n))) {
+            struct place_buf b = PLACE_BUF(t->reason);
+            place_bprintf(&b, "node %u %s (this machine has node%s 0", n,
+                          n > (unsigned)max ? "does not exist"
+                                            : "has no memory this process may use",
+                          max ? "s" : "");
+            if (max)
+                place_bprintf(&b, "-%d", max);
+            place_bprintf(&b, "; placerun --tiers lists them)");
+            return t->reason;
+        }
+    return NULL;
+}
+
+int place_numa_stats(struct place_tier *t, size_t *total, size_t *free)
+{
+    const struct place_arena *a = t->state;
+    *total = *free = 0;
+    for (unsigned n = 0; n < 64; n++)
+        if (a->nodes >> n & 1) {
+            long long f = 0, size = nl.node_size64((int)n, &f);
+            if (size < 0)
+                return -1;
+            *total += (size_t)size;
+            *free += (size_t)f;
+        }
+    return 0;
+}
+
+/* The tier's range in windows of WINDOW pages: mincore says which are resident, and
+ * move_pages (with no target: a query) where the kernel holds them. A sample takes every
+ * stride-th resident page (stride 0: none, only counted), the stride chosen from a first count so
+ * that about SAMPLE pages are looked at; all looks at every one. */
+enum { WINDOW = 4096, SAMPLE = 1024 };
+
+static void scan(const struct place_arena *a, uint64_t nodes, uint64_t stride,
+                 struct place_verified *v)
+{
+    static unsigned char in[WINDOW];
+    static void *pages[WINDOW];
+    static int where[WINDOW];
+    const size_t page = 4096;
+    uint64_t seen = 0;
+    for (size_t off = 0; off < a->len; off += WINDOW * page) {
+        size_t len = a->len - off < WINDOW * page ? a->len - off : WINDOW * page;
+        char *base = (char *)a->lo + off;
+        if (mincore(base, len, in) != 0)
+            return;
+        unsigned n = 0;
+        for (size_t k = 0; k < len / page; k++)
+            if (in[k] & 1) {
+                if (stride && seen % stride == 0)
+                    pages[n++] = base + k * page;
+                seen++;
+            }
+        if (!n)
+            continue;
+        if (nl.move_pages(0, n, pages, NULL, where, 0) != 0)
+            return;
+        v->looked += n;
+        for (unsigned k = 0; k < n; k++)
+            v->placed += where[k] >= 0 && nodes >> where[k] & 1;
+    }
+    v->resident = seen;
+}
+
+int place_numa_verify(struct place_tier *t, bool all, struct place_verified *v)
+{
+    const struct place_arena *a = t->state;
+    uint64_t nodes = a ? a->nodes : 0;
+    *v = (struct place_verified){.all = all};
+    if (!a || !nl.move_pages)
+        return -1;
+    uint64_t stride = 1;
+    if (!all) {
+        scan(a, nodes, 0, v); /* stride 0: count the resident pages only */
+        stride = v->resident > SAMPLE ? v->resident / SAMPLE : 1;
+        *v = (struct place_verified){.all = false};
+    }
+    scan(a, nodes, stride, v);
+    return 0;
+}
+

@@ -1,0 +1,39 @@
+/* What the numa and hbw tiers share: libnuma, loaded at first need, a range's binding
+ * to nodes, and what the kernel says of those nodes and of the pages on them. */
+#ifndef PLACE_BINDING_H
+#define PLACE_BINDING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../config/policy.h"
+
+/* Loads libnuma; NULL, or why it cannot be used. */
+const char *place_libnuma(void);
+
+/* A range's NUMA policy: the kernel's mode, the nodes, and transparent huge pages. */
+struct place_binding {
+    int mode;
+    uint64_t nodes;
+    bool thp;
+};
+
+int place_numa_mode(enum place_mempolicy policy, uint64_t nodes);
+
+/* Binds [lo, lo + len) as b says; NULL, or why it failed. */
+const char *place_numa_bind(void *lo, size_t len, const struct place_binding *b);
+
+/* The stats and verify operations of a tier that is an arena bound to nodes (numa, hbw):
+ * the memory of its nodes together and what is free of it; where the kernel holds its
+ * pages. */
+struct place_tier;
+struct place_verified;
+int place_numa_stats(struct place_tier *t, size_t *total, size_t *free);
+
+/* Why the tier's nodes (its config's) cannot be used here, written into t->reason; NULL
+ * if they can. */
+const char *place_numa_missing(struct place_tier *t);
+int place_numa_verify(struct place_tier *t, bool all, struct place_verified *v);
+
+#endif

@@ -1,0 +1,136 @@
+#include "tier.h"
+
+#include <string.h>
+
+#include "../../config/policy.h"
+#include "../base/futex.h"
+#include "../stats/timeline.h"
+
+struct place_tier *place_tiers[PLACE_MAX_TIERS + 1] = {&place_dram, NULL};
+
+static const struct place_tier_ops *const built[] = {
+    [PLACE_DRAM] = &place_dram_arena_ops, [PLACE_HBW] = &place_hbw_ops,
+    [PLACE_NUMA] = &place_numa_ops,
+#ifdef PLACE_HAVE_CUDA
+    [PLACE_PINNED] = &place_pinned_ops,   [PLACE_MANAGED] = &place_managed_ops,
+    [PLACE_DEVICE] = &place_device_ops,
+#endif
+};
+
+void place_tiers_init(const struct place_policy *policy)
+{
+    static struct place_tier configured[PLACE_MAX_TIERS];
+    for (unsigned k = 1; policy && k < policy->ntiers; k++) {
+        const struct place_tier_config *c = &policy->tiers[k];
+        struct place_tier *t = &configured[k];
+        *t = (struct place_tier){.name = c->name,
+                                 .index = k,
+                                 .config = c,
+                                 .limit = c->limit,
+                                 .stats = &place_nodes[k],
+                                 .ops = c->kind < sizeof built / sizeof built[0] ? built[c->kind]
+                                                                                 : NULL};
+        if (!t->ops)
+            t->unavailable = "this libplace was built without cuda.h (meson -Dcudaheaders=DIR)";
+        if (c->limit && c->reclaim_min) {
+            t->reclaim_below = c->limit / 100 * c->reclaim_min;
+            t->reclaim_to = c->limit / 100 * c->reclaim_target;
+        }
+        place_tiers[k] = t;
+    }
+    for (struct place_tier **t = place_tiers; *t; t++)
+        if ((*t)->ops && (*t)->ops->init && !(*t)->unavailable && (*t)->ops->init(*t) != 0 &&
+            !(*t)->unavailable)
+            (*t)->unavailable = "its initialisation failed";
+}
+
+bool place_tier_ready(struct place_tier *t)
+{
+    int state = atomic_load_explicit(&t->prepared, memory_order_acquire);
+    if (__builtin_expect(state != 2, 0) && !t->unavailable) {
+        if (!t->ops->prepare)
+            return true;
+        state = 0;
+        if (!atomic_compare_exchange_strong(&t->prepared, &state, 1))
+            return false; /* another thread is preparing it */
+        int rc = t->ops->prepare(t);
+        if (rc < 0 && !t->unavailable)
+            t->unavailable = "it could not be prepared";
+        atomic_store_explicit(&t->prepared, rc > 0 ? 0 : 2, memory_order_release);
+        if (rc > 0)
+            return false;
+    }
+    return !t->unavailable;
+}
+
+bool place_tier_reserve(struct place_tier *t, size_t bytes, bool force)
+{
+    return place_stats_reserve(t->stats, (int64_t)bytes, force ? 0 : t->limit);
+}
+
+/* Watermarks: when a reservation takes the free room under reclaim_below, the tier
+ * releases cached memory until reclaim_to would be free. Only the block that crosses the
+ * mark asks, so a tier that stays nearly full is not asked on every call. */
+static void watermark(struct place_tier *t, int64_t after, size_t got)
+{
+    uint64_t room = t->limit - (uint64_t)after, room_before = room + got;
+    if (room < t->reclaim_below && room_before >= t->reclaim_below && t->ops->reclaim)
+        place_stats_count(t->stats, PLACE_EV_RECLAIMED, t->ops->reclaim(t, t->reclaim_to - room));
+}
+
+void place_tier_commit(struct place_tier *t, size_t got, bool force)
+{
+    place_stats_count(t->stats, PLACE_EV_ALLOCS, 1);
+    if (t->reclaim_below || (force && t->limit)) {
+        int64_t after = place_stats_bytes(t->stats);
+        if (t->reclaim_below)
+            watermark(t, after, got);
+        if (force && t->limit) {
+            int64_t over = after - (int64_t)t->limit;
+            place_stats_count(t->stats, PLACE_EV_OVERFLOW,
+                              over <= 0 ? 0 : over < (int64_t)got ? (uint64_t)over : got);
+        }
+    }
+    place_timeline_tick();
+}
+
+bool place_tier_charge(struct place_tier *t, size_t bytes, bool force)
+{
+    if (!place_tier_reserve(t, bytes, force))
+        return false;
+    place_tier_commit(t, bytes, force);
+    return true;
+}
+
+void place_tier_release(struct place_tier *t, int64_t bytes)
+{
+    place_stats_release(t->stats, bytes);
+    /* seq_cst, after the release: a waiter either sees the room or is woken */
+    if (__builtin_expect(atomic_load(&t->waiters) != 0, 0)) {
+        atomic_fetch_add(&t->wake, 1);
+        place_futex_wake_all(&t->wake);
+    }
+}
+
+void place_tier_uncharge(struct place_tier *t, size_t usable)
+{
+    place_stats_count(t->stats, PLACE_EV_FREES, 1);
+    place_tier_release(t, (int64_t)usable);
+    place_timeline_tick();
+}
+
+void place_tier_free(struct place_tier *t, void *p, size_t usable, struct place_cu_call *cu)
+{
+    t->ops->free(t, p, usable, cu);
+    place_tier_uncharge(t, usable);
+}
+
+void place_tiers_restart(void)
+{
+    for (struct place_tier **t = place_tiers; *t; t++) {
+        place_stats_restart((*t)->stats);
+        /* the parent's waiting threads are not the child's */
+        atomic_store(&(*t)->waiters, 0);
+        atomic_store(&(*t)->wake, 0);
+    }
+}

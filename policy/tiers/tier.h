@@ -1,0 +1,142 @@
+/* The tier interface (DESIGN.md section 5).
+ *
+ * A tier is one kind of memory libplace can place into. Each non-default tier hands out
+ * memory from address ranges it registers with place_owner_add() (tiers/owner.h), so that
+ * free() can tell its pointers from glibc's with a range test. */
+#ifndef PLACE_TIER_H
+#define PLACE_TIER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../stats/counters.h"
+
+struct place_tier;
+struct place_tier_config;
+
+/* What the kernel says of a tier's pages (move_pages): of `resident` pages looked at
+ * (all of them, or a sample spread over them), `placed` are on the tier's nodes. */
+struct place_verified {
+    uint64_t resident, looked, placed;
+    bool all;
+};
+
+/* What the shim's entry points ask for: the malloc family's three shapes, or memory a
+ * GPU can use (the CUDA allocation calls; chains serve it from device, managed and
+ * pinned tiers only, and end in NULL rather than dram). */
+enum place_call { PLACE_MALLOC, PLACE_CALLOC, PLACE_ALIGNED, PLACE_CUDA };
+
+/* One request as it travels down a chain into each tier's alloc. */
+struct place_cu_call; /* policy/tiers/driver.h */
+struct place_request {
+    size_t size;
+    size_t align;         /* 0: malloc's; for tiers, a power of two above malloc's own */
+    enum place_call call; /* PLACE_CALLOC: the block is zeroed by the tier */
+    uintptr_t ra;         /* the return address into the program's code */
+    struct place_cu_call *cu; /* PLACE_CUDA: the program's own call, and its result */
+};
+
+struct place_tier_ops {
+    /* required */
+    void *(*alloc)(struct place_tier *, const struct place_request *r); /* zeroed for calloc */
+    /* cu: the program's own free call when a CUDA call frees the block, else NULL */
+    void (*free)(struct place_tier *, void *p, size_t usable, struct place_cu_call *cu);
+    int (*stats)(struct place_tier *, size_t *total, size_t *free);
+    /* optional (NULL when the tier has nothing to offer) */
+    int (*init)(struct place_tier *); /* at start: 0, or -1 with unavailable set */
+    /* work that must wait for the tier's first use (loading a driver): 0, -1 with the
+     * tier's unavailable set, or 1 for "not now" (another thread is at it; try later) */
+    int (*prepare)(struct place_tier *);
+    size_t (*usable_size)(struct place_tier *, const void *p); /* NULL: good_size's answer */
+    size_t (*good_size)(size_t size, size_t align);      /* the usable size alloc gives */
+    size_t (*reclaim)(struct place_tier *, size_t want); /* release cached memory */
+    int (*verify)(struct place_tier *, bool all, struct place_verified *); /* see above */
+    uintptr_t (*device_ptr)(struct place_tier *, const void *p); /* NULL: p is the GPU's too */
+};
+
+struct place_tier {
+    const char *name;
+    unsigned index;                         /* in place_tiers, and of its node in place_nodes */
+    const struct place_tier_ops *ops;       /* NULL for a kind this build cannot place into */
+    const struct place_tier_config *config; /* NULL for the default dram tier */
+    const char *unavailable;                /* NULL, or why this machine cannot offer the tier */
+    char reason[192];                       /* an unavailable naming this machine's details */
+    uint64_t limit;                         /* bytes; 0: none */
+    uint64_t reclaim_below, reclaim_to;     /* watermarks as free room in bytes; 0: none */
+    struct place_node_stats *stats; /* place_nodes[its index] */
+    _Atomic bool told;     /* the first skip of an unavailable tier has been reported */
+    _Atomic bool refusals; /* the first refusal of its driver has been reported */
+    /* on_full = wait: threads waiting for room, and the futex word a free bumps */
+    _Atomic uint32_t waiters, wake;
+    _Atomic int prepared; /* 0 not yet, 1 under way, 2 done */
+    void *state;          /* the tier's own (an arena, a pool) */
+};
+
+/* The default tier: glibc's allocator. Allocations no rule places are counted here. */
+extern struct place_tier place_dram;
+
+/* A tier of kind dram that the policy names: an arena of its own (tiers/arena.h), since
+ * glibc's blocks cannot be told apart by address. */
+extern const struct place_tier_ops place_dram_arena_ops;
+
+/* numa: an arena mbind()ed to the tier's nodes (policy/tiers/numa.c). */
+extern const struct place_tier_ops place_numa_ops;
+
+/* hbw: an arena bound to the nodes memkind finds as HBW (policy/tiers/hbw.c). */
+extern const struct place_tier_ops place_hbw_ops;
+
+/* The CUDA kinds (policy/tiers/pinned.c, managed.c, device.c): pools of chunks the
+ * driver page-locks or allocates, and a GPU's own memory. */
+extern const struct place_tier_ops place_pinned_ops, place_managed_ops, place_device_ops;
+
+/* The machine's memory and how much of it is free: the stats of host memory tiers. */
+int place_host_stats(struct place_tier *t, size_t *total, size_t *free);
+
+/* The policy's tiers in its order, dram first, NULL-terminated; then a tier for each
+ * GPU the policy does not name, added when the CUDA driver starts. */
+extern struct place_tier *place_tiers[];
+
+/* Whether t can serve now: prepared on its first use (a thread that finds another
+ * preparing it is told no rather than made to wait) and not unavailable. */
+bool place_tier_ready(struct place_tier *t);
+
+/* What block p, asked for as size bytes at align, counts in t: its usable size. */
+static inline size_t place_tier_counted(struct place_tier *t, const void *p, size_t size,
+                                        size_t align)
+{
+    if (t->ops->usable_size)
+        return t->ops->usable_size(t, p);
+    return t->ops->good_size ? t->ops->good_size(size, align) : size;
+}
+
+/* A tier's accounting, in the stats layer's verbs:
+ *   reserve   bytes a block will count, under the limit (force: past it); false: refused
+ *   commit    a block of got bytes (reserved) is now the tier's: an allocation, the
+ *             watermarks, the excess of one forced past the limit
+ *   release   reserved bytes given back, waking threads that wait for room
+ *   uncharge  a block left the tier (a free): its bytes released, counted as a free
+ * charge is reserve then commit, for memory the tier holds without allocating it. */
+bool place_tier_reserve(struct place_tier *t, size_t bytes, bool force);
+void place_tier_commit(struct place_tier *t, size_t got, bool force);
+void place_tier_release(struct place_tier *t, int64_t bytes);
+void place_tier_uncharge(struct place_tier *t, size_t usable);
+bool place_tier_charge(struct place_tier *t, size_t bytes, bool force);
+
+/* Frees block p of t's (usable: what it counts; cu: the program's CUDA free, or NULL)
+ * and uncharges it. */
+void place_tier_free(struct place_tier *t, void *p, size_t usable, struct place_cu_call *cu);
+
+/* glibc's allocation for a request (the default dram tier's alloc). */
+void *place_glibc_alloc(const struct place_request *r);
+
+/* A forked child counts its own events from the fork (its bytes in use are its parent's
+ * blocks, which it holds too). */
+void place_tiers_restart(void);
+
+/* Sets up the tiers the policy declares (dram alone without one) and initialises each;
+ * one that cannot be offered here says why in its `unavailable`. */
+struct place_policy;
+void place_tiers_init(const struct place_policy *policy);
+
+#endif
