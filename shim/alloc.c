@@ -14,10 +14,10 @@
 #include "../policy/stats/threads.h"
 #include "export.h"
 
-/* glibc's answer p, counted when someone will read the counts. */
+/* glibc's answer p, counted (the caller found place_counting on). */
 static inline void *counted(void *p)
 {
-    if (place_counting && __builtin_expect(p != NULL, 1))
+    if (__builtin_expect(p != NULL, 1))
         place_count(1, 0, (int64_t)place_glibc_usable(p));
     return p;
 }
@@ -97,8 +97,8 @@ PLACE_EXPORT int posix_memalign(void **out, size_t align, size_t size)
     void *p;
     if (__builtin_expect(place_in_window(size), 0))
         p = place_alloc(size, align, PLACE_ALIGNED, CALLER);
-    else
-        p = counted(__libc_memalign(align, size));
+    else if ((p = __libc_memalign(align, size)) && place_counting)
+        counted(p);
     if (!p)
         return ENOMEM;
     *out = p;

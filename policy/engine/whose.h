@@ -54,16 +54,16 @@ static inline struct place_tier *place_whose_any(const void *p)
     return t;
 }
 
+/* free() of p, which place_whose found in t (planned: by a dry run). */
+void place_free_placed(void *p, struct place_tier *t, bool planned);
+
 /* Frees p wherever it lives: its tier, its planned tier, or glibc, counted. */
 static inline void place_free(void *p)
 {
     bool planned;
     struct place_tier *t = place_whose(p, &planned);
     if (__builtin_expect(t != NULL, 0)) {
-        if (planned)
-            place_dry_free(p);
-        else
-            place_tier_free(t, p, t->ops->usable_size(t, p), NULL);
+        place_free_placed(p, t, planned);
         return;
     }
     if (place_counting)

@@ -112,12 +112,12 @@ int place_arena_tier(struct place_tier *t, const struct place_arena_spec *spec)
     return 0;
 }
 
-/* calloc: jemalloc knows which pages are fresh and zero already, which is cheaper and
+/* calloc and the aligned shapes, apart so that malloc's path needs no stack frame.
+ * calloc: jemalloc knows which pages are fresh and zero already, which is cheaper and
  * leaves them untouched (a memset would make every page of a big block resident). */
-void *place_arena_alloc(struct place_tier *t, const struct place_request *r)
+__attribute__((noinline)) static void *alloc_other(memkind_t kind, size_t size,
+                                                   const struct place_request *r)
 {
-    memkind_t kind = ((struct place_arena *)t->state)->kind;
-    size_t size = r->size ? r->size : 1; /* malloc(0)'s unique pointer */
     if (!r->align)
         return r->call == PLACE_CALLOC ? mk.calloc(kind, 1, size) : mk.malloc(kind, size);
     void *p;
@@ -126,6 +126,15 @@ void *place_arena_alloc(struct place_tier *t, const struct place_request *r)
     if (r->call == PLACE_CALLOC)
         memset(p, 0, size);
     return p;
+}
+
+void *place_arena_alloc(struct place_tier *t, const struct place_request *r)
+{
+    memkind_t kind = ((struct place_arena *)t->state)->kind;
+    size_t size = r->size ? r->size : 1; /* malloc(0)'s unique pointer */
+    if (__builtin_expect(r->call == PLACE_MALLOC, 1))
+        return mk.malloc(kind, size);
+    return alloc_other(kind, size, r);
 }
 
 void place_arena_free(struct place_tier *t, void *p, size_t usable, struct place_cu_call *cu)

@@ -63,11 +63,6 @@ bool place_tier_ready(struct place_tier *t)
     return !t->unavailable;
 }
 
-bool place_tier_reserve(struct place_tier *t, size_t bytes, bool force)
-{
-    return place_stats_reserve(t->stats, (int64_t)bytes, force ? 0 : t->limit);
-}
-
 /* Watermarks: when a reservation takes the free room under reclaim_below, the tier
  * releases cached memory until reclaim_to would be free. Only the block that crosses the
  * mark asks, so a tier that stays nearly full is not asked on every call. */
@@ -78,20 +73,16 @@ static void watermark(struct place_tier *t, int64_t after, size_t got)
         place_stats_count(t->stats, PLACE_EV_RECLAIMED, t->ops->reclaim(t, t->reclaim_to - room));
 }
 
-void place_tier_commit(struct place_tier *t, size_t got, bool force)
+void place_tier_commit_marks(struct place_tier *t, size_t got, bool force)
 {
-    place_stats_count(t->stats, PLACE_EV_ALLOCS, 1);
-    if (t->reclaim_below || (force && t->limit)) {
-        int64_t after = place_stats_bytes(t->stats);
-        if (t->reclaim_below)
-            watermark(t, after, got);
-        if (force && t->limit) {
-            int64_t over = after - (int64_t)t->limit;
-            place_stats_count(t->stats, PLACE_EV_OVERFLOW,
-                              over <= 0 ? 0 : over < (int64_t)got ? (uint64_t)over : got);
-        }
+    int64_t after = place_stats_bytes(t->stats);
+    if (t->reclaim_below)
+        watermark(t, after, got);
+    if (force && t->limit) {
+        int64_t over = after - (int64_t)t->limit;
+        place_stats_count(t->stats, PLACE_EV_OVERFLOW,
+                          over <= 0 ? 0 : over < (int64_t)got ? (uint64_t)over : got);
     }
-    place_timeline_tick();
 }
 
 bool place_tier_charge(struct place_tier *t, size_t bytes, bool force)
@@ -117,12 +108,6 @@ void place_tier_uncharge(struct place_tier *t, size_t usable)
     place_stats_count(t->stats, PLACE_EV_FREES, 1);
     place_tier_release(t, (int64_t)usable);
     place_timeline_tick();
-}
-
-void place_tier_free(struct place_tier *t, void *p, size_t usable, struct place_cu_call *cu)
-{
-    t->ops->free(t, p, usable, cu);
-    place_tier_uncharge(t, usable);
 }
 
 void place_tiers_restart(void)

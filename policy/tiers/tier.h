@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "../stats/counters.h"
+#include "../stats/timeline.h"
 
 struct place_tier;
 struct place_tier_config;
@@ -117,15 +118,34 @@ static inline size_t place_tier_counted(struct place_tier *t, const void *p, siz
  *   release   reserved bytes given back, waking threads that wait for room
  *   uncharge  a block left the tier (a free): its bytes released, counted as a free
  * charge is reserve then commit, for memory the tier holds without allocating it. */
-bool place_tier_reserve(struct place_tier *t, size_t bytes, bool force);
-void place_tier_commit(struct place_tier *t, size_t got, bool force);
 void place_tier_release(struct place_tier *t, int64_t bytes);
 void place_tier_uncharge(struct place_tier *t, size_t usable);
 bool place_tier_charge(struct place_tier *t, size_t bytes, bool force);
 
+static inline bool place_tier_reserve(struct place_tier *t, size_t bytes, bool force)
+{
+    return place_stats_reserve(t->stats, (int64_t)bytes, force ? 0 : t->limit);
+}
+
+/* commit's rare part: watermarks, and the excess of a block forced past the limit */
+void place_tier_commit_marks(struct place_tier *t, size_t got, bool force);
+
+static inline void place_tier_commit(struct place_tier *t, size_t got, bool force)
+{
+    place_stats_count(t->stats, PLACE_EV_ALLOCS, 1);
+    if (__builtin_expect(t->reclaim_below || (force && t->limit), 0))
+        place_tier_commit_marks(t, got, force);
+    place_timeline_tick();
+}
+
 /* Frees block p of t's (usable: what it counts; cu: the program's CUDA free, or NULL)
  * and uncharges it. */
-void place_tier_free(struct place_tier *t, void *p, size_t usable, struct place_cu_call *cu);
+static inline void place_tier_free(struct place_tier *t, void *p, size_t usable,
+                                   struct place_cu_call *cu)
+{
+    t->ops->free(t, p, usable, cu);
+    place_tier_uncharge(t, usable);
+}
 
 /* glibc's allocation for a request (the default dram tier's alloc). */
 void *place_glibc_alloc(const struct place_request *r);
