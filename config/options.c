@@ -7,6 +7,7 @@
 
 #include "../policy/base/fmt.h"
 #include "../policy/base/out.h"
+#include "describe.h"
 #include "keys.h"
 
 struct place_options place_options;
@@ -171,6 +172,8 @@ void place_options_read(char *const *envp)
     const char *file = getvar(envp, "LIBPLACE_POLICY");
     const char *check = getvar(envp, "LIBPLACE_CHECK");
     place_options.check = check && strcmp(check, "0") != 0;
+    /* the program's main never runs under a check, so stdout is free for the JSON */
+    bool describe = check && strcmp(check, "json") == 0;
     if (rules)
         place_policy_parse_inline(&place_config, "LIBPLACE_RULES", rules);
     if (file && *file)
@@ -191,9 +194,13 @@ void place_options_read(char *const *envp)
                                        : "running the program untouched (on_error = passthrough)");
         place_options.refuse = abort;
         place_options.untouched = !abort;
+        if (describe)
+            place_describe_policy(&place_config, STDOUT_FILENO);
         return;
     }
-    if (place_options.check)
+    if (describe)
+        place_describe_policy(&place_config, STDOUT_FILENO);
+    else if (place_options.check)
         say_summary();
     if (*place_config.report)
         place_options.report = strcmp(place_config.report, "stderr") == 0

@@ -109,14 +109,6 @@ void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
     return done(p, tier, was, saved);
 }
 
-void place_free_placed(void *p, struct place_tier *t, bool planned)
-{
-    if (planned)
-        place_dry_free(p);
-    else
-        place_tier_free(t, p, t->ops->usable_size(t, p), NULL);
-}
-
 /* Moves p's contents (old bytes) into q, which holds size bytes, and frees p. */
 static void move(void *q, void *p, size_t size, size_t old)
 {

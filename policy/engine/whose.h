@@ -38,21 +38,8 @@ static inline size_t place_whose_usable(const void *p, struct place_tier *t, boo
     return t && !planned ? t->ops->usable_size(t, p) : place_glibc_usable(p);
 }
 
-#ifdef PLACE_HAVE_CUDA
-#include "cuda_path.h"
-#endif
-
 /* place_whose, and the blocks of CUDA calls: the tier that holds p, NULL for glibc's. */
-static inline struct place_tier *place_whose_any(const void *p)
-{
-    bool planned;
-    struct place_tier *t = place_whose(p, &planned);
-#ifdef PLACE_HAVE_CUDA
-    if (!t && place_cuda_on)
-        t = place_cuda_whose(p);
-#endif
-    return t;
-}
+struct place_tier *place_whose_any(const void *p);
 
 /* free() of p, which place_whose found in t (planned: by a dry run). */
 void place_free_placed(void *p, struct place_tier *t, bool planned);

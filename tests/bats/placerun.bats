@@ -252,9 +252,11 @@ usage_error() {
 
 @test "libplace.so: --lib, else LIBPLACE_LIB, else next to placerun's real location" {
     t=$BATS_TEST_TMPDIR
-    # an install: bin/placerun and lib/libplace.so, called through a symbolic link
+    # an install: bin/placerun with its package beside it, and lib/libplace.so, called
+    # through a symbolic link
     mkdir -p "$t/inst/bin" "$t/inst/lib" "$t/elsewhere"
     cp "$PLACERUN" "$t/inst/bin/placerun"
+    cp -r "$REPO/scripts/libplace_tools" "$t/inst/bin/"
     ln -s "$t/inst/bin/placerun" "$t/elsewhere/placerun"
     run --separate-stderr env -u LIBPLACE_LIB "$t/elsewhere/placerun" -- /bin/true
     assert_equal "$status" 125

@@ -1,0 +1,207 @@
+"""place-report merge: the reports of one job's processes as one report, valid against
+the schema. A merged report is a version 1 report with one key more, "merged": the
+processes it sums ({"pid", "rank", "host", "program", "hash"} each)."""
+
+from .report import (EXIT_USAGE, NODE_COUNTERS, START_FORMAT, TIMELINE_MAX, Failure,
+                     parse_start, say)
+
+def check_policies(reports, force):
+    hashes = {}
+    for name, doc in reports:
+        hashes.setdefault(doc["policy"]["hash"], []).append(name)
+    if len(hashes) == 1:
+        return
+
+    def files(names):
+        return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+    listing = "; ".join(f"hash {h} in {files(n)}" for h, n in hashes.items())
+    if not force:
+        raise Failure(f"the reports come from different policies ({listing}): their figures "
+                      "do not add up; --force merges them anyway", EXIT_USAGE)
+    say(f"warning: merging reports of different policies ({listing}); "
+        f"the merged report carries the policy of {reports[0][0]}")
+
+
+def joined_distinct(entries, key, docs):
+    """'solver' when every process agrees, else 'solver, python3': taken from the processes
+    (the entries of `merged`), so that merging merged reports does not repeat names."""
+    values = [e[key] for e in entries if isinstance(e.get(key), str)] or [d[key] for d in docs]
+    return ", ".join(dict.fromkeys(values))
+
+
+def merge(reports, force):
+    """One report for the processes of one job, valid against the schema. The process
+    figures are summed; see merge_node for what that means for peak, limit and timeline."""
+    check_policies(reports, force)
+    docs = [doc for _, doc in reports]
+    starts = [parse_start(d["start"]) for d in docs]
+    first_start = min(starts)
+    # each process's timeline counts from its own start: shift it onto the earliest one
+    shifts = [(s - first_start).total_seconds() for s in starts]
+    signals = {d.get("signal") for d in docs}
+    inputs = merged_inputs(docs)
+    return {
+        "schema": "libplace-report",
+        "version": 1,
+        "pid": docs[0]["pid"],
+        "forked_from": None,
+        "program": joined_distinct(inputs, "program", docs),
+        "host": joined_distinct(inputs, "host", docs),
+        "rank": None,
+        "start": first_start.strftime(START_FORMAT),
+        "seconds": round(max(shift + d["seconds"] for shift, d in zip(shifts, docs)), 6),
+        "signal": signals.pop() if len(signals) == 1 else None,
+        "threads": {k: sum(d["threads"][k] for d in docs) for k in ("allocating", "at_exit")},
+        "policy": dict(docs[0]["policy"]),
+        "nodes": merge_nodes(docs, shifts),
+        "rules": merge_rules(docs),
+        "sites": merge_sites(docs),
+        "merged": inputs,
+    }
+
+
+def merged_inputs(docs):
+    entries = []
+    for d in docs:
+        if isinstance(d.get("merged"), list):  # merging merged reports: list the processes
+            entries.extend(e for e in d["merged"] if isinstance(e, dict))
+        else:
+            entries.append({"pid": d["pid"], "rank": d["rank"], "host": d["host"],
+                            "program": d["program"], "hash": d["policy"]["hash"]})
+    return entries
+
+
+def by_name(items, key):
+    """{key: [item, ...]} in the order keys first appear."""
+    groups = {}
+    for item in items:
+        groups.setdefault(item[key], []).append(item)
+    return groups
+
+
+def merge_nodes(docs, shifts):
+    """Nodes matched by name, in the order they first appear (dram first, as in a report)."""
+    groups = {}
+    for shift, d in zip(shifts, docs):
+        for node in d["nodes"]:
+            groups.setdefault(node["name"], []).append((shift, d["host"], node))
+    return [merge_node(name, group) for name, group in groups.items()]
+
+
+def merge_node(name, group):
+    nodes = [n for _, _, n in group]
+    merged = {
+        "name": name,
+        "kind": nodes[0]["kind"],
+        # processes of one job share a policy, so one limit per process; should they differ,
+        # the largest says the most about what any process was allowed
+        "limit": max(n["limit"] for n in nodes),
+        **node_availability(nodes),
+        # a sum of peaks: the processes need not have peaked at the same moment, so this
+        # is an upper bound of the job's peak (the timeline has the real sum over time)
+        "peak": sum(n["peak"] for n in nodes),
+        "in_use": sum(n["in_use"] for n in nodes),
+        "wait_seconds": round(sum(n["wait_seconds"] for n in nodes), 6),
+        "machine": machine_memory(group),
+        "timeline": decimate(sum_timelines([(shift, n["timeline"]) for shift, _, n in group])),
+    }
+    for key in NODE_COUNTERS:
+        merged[key] = sum(n[key] for n in nodes)
+    for key in ("reclaim_min", "reclaim_target"):
+        values = {n[key] for n in nodes if key in n}
+        if len(values) == 1:
+            merged[key] = values.pop()
+    if any("planned" in n for n in nodes):
+        merged["planned"] = any(n.get("planned", False) for n in nodes)
+    return merged
+
+
+def node_availability(nodes):
+    missing = [n for n in nodes if not n["available"]]
+    if not missing:
+        return {"available": True, "unavailable": None}
+    reasons = "; ".join(dict.fromkeys(n["unavailable"] or "no reason given" for n in missing))
+    if len(missing) < len(nodes):
+        reasons += f" (in {len(missing)} of {len(nodes)} processes)"
+    return {"available": False, "unavailable": reasons}
+
+
+def machine_memory(group):
+    """The machines' memory for the tier: counted once per host, since every process on a
+    host sees the same memory; null when any host's is unknown."""
+    per_host = {}
+    for _, host, node in group:
+        per_host.setdefault(host, node["machine"])
+    if any(m is None for m in per_host.values()):
+        return None
+    return {k: sum(m[k] for m in per_host.values()) for k in ("total", "free")}
+
+
+def sum_timelines(series):
+    """The sum of step functions given as (shift, [[t, bytes], ...]): each is 0 before its
+    first point and holds each value until its next point (and its last one after)."""
+    deltas = {}
+    for shift, timeline in series:
+        previous = 0
+        for t, value in timeline:
+            at = round(shift + t, 6)
+            deltas[at] = deltas.get(at, 0) + value - previous
+            previous = value
+    points, total = [], 0
+    for at in sorted(deltas):
+        total += deltas[at]
+        if not points or total != points[-1][1]:  # an unchanged value adds nothing to a step
+            points.append([at, total])
+    return points
+
+
+def decimate(points, limit=TIMELINE_MAX):
+    """At most `limit` points that keep the shape: the first and last, and the lowest and
+    highest of each of equal runs between, so no peak disappears (plain sampling would)."""
+    if len(points) <= limit:
+        return points
+    inner = list(range(1, len(points) - 1))
+    runs = (limit - 2) // 2
+    keep = {0, len(points) - 1}
+    for r in range(runs):
+        run = inner[r * len(inner) // runs:(r + 1) * len(inner) // runs]
+        if run:
+            keep.add(min(run, key=lambda i: points[i][1]))
+            keep.add(max(run, key=lambda i: points[i][1]))
+    return [points[i] for i in sorted(keep)]
+
+
+def merge_rules(docs):
+    groups = by_name([r for d in docs for r in d["rules"]], "name")
+    return [{"name": name, "hits": sum(r["hits"] for r in rules),
+             "bytes": sum(r["bytes"] for r in rules), "chain": list(rules[0]["chain"]),
+             "on_full": rules[0]["on_full"]}
+            for name, rules in groups.items()]
+
+
+def merge_sites(docs):
+    # the null site (what did not fit a process's table) is one group of its own
+    groups = by_name([s for d in docs for s in d["sites"]["top"]], "site")
+    top = [merge_site(sites) for sites in groups.values()]
+    top.sort(key=lambda s: -s["bytes"])  # stable: ties keep the order they came in
+    named = sum(1 for key in groups if key is not None)
+    # processes of one program share most sites, so a sum of totals would overcount: the
+    # most any one process saw, or the distinct sites listed, is a lower bound
+    total = max([d["sites"]["total"] for d in docs] + [named])
+    return {"total": total, "top": top}
+
+
+def merge_site(sites):
+    tiers = {}
+    for s in sites:
+        for name, t in s["tiers"].items():
+            into = tiers.setdefault(name, {"allocations": 0, "bytes": 0})
+            into["allocations"] += t["allocations"]
+            into["bytes"] += t["bytes"]
+    first = sites[0]
+    merged = {k: first[k] for k in ("site", "symbol", "module", "offset", "rule")}
+    for key in ("allocations", "bytes", "fallbacks"):
+        merged[key] = sum(s[key] for s in sites)
+    merged["tiers"] = tiers
+    return merged

@@ -1,0 +1,416 @@
+"""placerun's command line: run a program under libplace (exec'd, so its exit status,
+signals and stdio are the program's own), check a policy with libplace's own check, or
+list the tiers (the machine as probe finds it, the policy as libplace reads it)."""
+
+import errno
+import os
+import signal
+import struct
+import sys
+import sysconfig
+
+from . import policy as libplace_policy
+from . import probe
+from .units import size_str
+
+VERSION = "0.1.0"
+NAME = "placerun"
+
+# Exit statuses of placerun itself (a program that runs has its own).
+EXIT_USAGE = 2
+EXIT_SETUP = 125  # libplace.so not found: the program did not start (as libplace's on_error = abort)
+EXIT_NOEXEC = 126
+EXIT_NOTFOUND = 127
+
+USAGE = (
+    "usage: placerun [-p POLICY] [-r REPORT] [--rule RULE]... [--dry-run] [--verify] [--lib PATH] "
+    "[--] PROGRAM [ARGS...] | placerun --check POLICY | placerun --tiers [-p POLICY] "
+    "(placerun --help for more)"
+)
+
+HELP = """\
+usage: placerun [OPTIONS] [--] PROGRAM [ARGS...]
+       placerun --check POLICY
+       placerun [-p POLICY] [--rule RULE]... --check
+       placerun --tiers [-p POLICY] [--rule RULE]...
+
+Run PROGRAM under libplace (LD_PRELOAD=libplace.so) and report where its memory went.
+
+options:
+  -p, --policy POLICY   the policy file (LIBPLACE_POLICY)
+  -r, --report REPORT   where the report goes: stderr or a path, %p the pid, %h the
+                        host, %r the MPI rank, %t the start time (LIBPLACE_REPORT).
+                        Default: the policy's report key if it has one, else
+                        $LIBPLACE_REPORT if set, else stderr
+  --rule RULE           an inline rule, like 'size=1M.. to=hbw,dram'; repeat it for
+                        more, tried in the order given and before the policy's rules
+                        (LIBPLACE_RULES; replaces an inherited one)
+  --dry-run             plan instead of place: decide and count, but take all memory
+                        from dram (LIBPLACE_DRY_RUN=1)
+  --verify              check every resident page of each tier that binds memory to
+                        nodes, not a sample, and report the result (LIBPLACE_VERIFY=all)
+  --check               check the policy and rules, print every error (or a summary)
+                        and exit 1 on errors, 0 otherwise; runs no program
+  --tiers               print what this machine offers, and run no program: NUMA nodes
+                        (CPUs, size, free, distances), HBW nodes as memkind finds them
+                        (MEMKIND_HBW_NODES, else HMAT bandwidth; hbw_check_available()),
+                        GPUs through the CUDA driver (libcuda.so.1), and the tiers and
+                        limits of the policy (-p, --rule, LIBPLACE_POLICY, LIBPLACE_RULES,
+                        LIBPLACE_LIMIT_<TIER>) as libplace's check reads them. Exit 1
+                        if the policy has errors
+  --lib PATH            the libplace.so to use. Default: $LIBPLACE_LIB, else the
+                        build or install next to placerun
+  -h, --help            this help
+  --version             placerun's version
+
+PROGRAM is found in PATH as a shell would find it, and exec'd with libplace.so in front
+of any LD_PRELOAD it had; options stop at PROGRAM. Other LIBPLACE_* variables in the
+environment (LIBPLACE_LIMIT_HBW=8G, LIBPLACE_ON_ERROR=passthrough, ...) pass through.
+
+exit status: PROGRAM's own; 125 if the policy has errors (the program does not start)
+or libplace.so is not found; 126 if PROGRAM cannot be executed; 127 if it is not
+found; 2 for a usage error. With --check and --tiers: 0 (no errors), 1 (errors).
+
+See libplace.policy(5).
+"""
+
+
+def say(message):
+    sys.stderr.write(f"{NAME}: {message}\n")
+    sys.stderr.flush()
+
+
+def usage_error(message):
+    say(message)
+    sys.stderr.write(USAGE + "\n")
+    sys.stderr.flush()
+    sys.exit(EXIT_USAGE)
+
+
+class Options:
+    def __init__(self):
+        self.policy = None
+        self.report = None
+        self.rules = []
+        self.dry_run = False
+        self.check = False
+        self.tiers = False
+        self.verify = False
+        self.lib = None
+        self.help = False
+        self.version = False
+        self.positional = []  # PROGRAM [ARGS...], or the POLICY of --check
+        self.home = None  # the directory of placerun's real file
+
+
+def parse(argv):
+    """Options come first; `--` or the first argument that is not an option ends them."""
+    o = Options()
+    with_value = {"-p": "policy", "--policy": "policy", "-r": "report", "--report": "report",
+                  "--rule": "rule", "--lib": "lib"}
+    flags = {"--dry-run": "dry_run", "--check": "check", "--tiers": "tiers", "--verify": "verify",
+             "-h": "help", "--help": "help", "--version": "version"}
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        i += 1
+        if arg == "--":
+            break
+        if not arg.startswith("-") or arg == "-":
+            i -= 1
+            break
+        name, value = arg, None
+        if arg.startswith("--") and "=" in arg:
+            name, value = arg.split("=", 1)
+        elif len(arg) > 2 and not arg.startswith("--") and arg[:2] in with_value:
+            name, value = arg[:2], arg[2:]  # -pPOLICY
+        if name in flags:
+            if value is not None:
+                usage_error(f"{name} takes no value")
+            setattr(o, flags[name], True)
+        elif name in with_value:
+            if value is None:
+                if i >= len(argv):
+                    usage_error(f"{name} needs an argument")
+                value = argv[i]
+                i += 1
+            key = with_value[name]
+            if key == "rule":
+                o.rules.append(value)
+            else:
+                setattr(o, key, value)
+        else:
+            usage_error(f"unknown option {arg!r}")
+    o.positional = argv[i:]
+    return o
+
+
+def find_lib(o):
+    """--lib, $LIBPLACE_LIB, then the build or install around this script's real location."""
+    if o.lib is not None:
+        candidates, source = [o.lib], "--lib"
+    elif os.environ.get("LIBPLACE_LIB"):
+        candidates, source = [os.environ["LIBPLACE_LIB"]], "LIBPLACE_LIB"
+    else:
+        top = os.path.dirname(o.home)
+        multiarch = sysconfig.get_config_var("MULTIARCH") or "x86_64-linux-gnu"
+        dirs = [os.path.join(top, "build"), os.path.join(top, "lib"), os.path.join(top, "lib", multiarch)]
+        if multiarch != "x86_64-linux-gnu":
+            dirs.append(os.path.join(top, "lib", "x86_64-linux-gnu"))
+        candidates, source = [os.path.join(d, "libplace.so") for d in dirs], None
+    for c in candidates:
+        if os.path.isfile(c):
+            lib = os.path.abspath(c)
+            # ld.so splits LD_PRELOAD at spaces and colons
+            if any(ch in lib for ch in " :\t\n"):
+                say(f"{lib}: a path with a space or a colon cannot go into LD_PRELOAD; "
+                    "copy or link libplace.so to a plain path and give it with --lib")
+                sys.exit(EXIT_SETUP)
+            return lib
+    if source:
+        say(f"{source}: {candidates[0]}: no such file; expected the path of libplace.so")
+    else:
+        say("libplace.so not found; looked in " + ", ".join(candidates)
+            + " (build it, or give it with --lib PATH or LIBPLACE_LIB)")
+    sys.exit(EXIT_SETUP)
+
+
+
+def build_env(o, lib, policy, check=None):
+    """The program's environment; with check ("1" or "json"), that of libplace's check."""
+    env = dict(os.environ)
+    env.pop("LIBPLACE_LIB", None)  # placerun's, not libplace's: libplace would warn about it
+    env.pop("LIBPLACE_CHECK", None)
+    if policy is not None:
+        env["LIBPLACE_POLICY"] = policy
+    if o.rules:
+        env["LIBPLACE_RULES"] = "; ".join(o.rules)
+    if o.dry_run:
+        env["LIBPLACE_DRY_RUN"] = "1"
+    if o.verify and not check:
+        env["LIBPLACE_VERIFY"] = "all"
+    if o.report is not None:
+        env["LIBPLACE_REPORT"] = o.report
+    elif not check and "LIBPLACE_REPORT" not in env:
+        # libplace is asked, so that the one parser judges the file
+        if not (env.get("LIBPLACE_POLICY") and libplace_policy.names_report(env, lib)):
+            env["LIBPLACE_REPORT"] = "stderr"
+    if check:
+        return libplace_policy.check_env(env, lib, check)
+    previous = [p for p in env.get("LD_PRELOAD", "").replace(" ", ":").split(":") if p]
+    previous = [p for p in previous if not same_file(p, lib)]
+    env["LD_PRELOAD"] = ":".join([lib] + previous)
+    return env
+
+
+def same_file(a, b):
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def check_usage(o):
+    if o.policy is not None and o.positional:
+        usage_error("--check takes one policy: -p POLICY or a POLICY argument, not both")
+    if len(o.positional) > 1:
+        usage_error("--check takes one POLICY and runs no program")
+    policy = o.policy if o.policy is not None else (o.positional[0] if o.positional else None)
+    if policy is None and not o.rules and not os.environ.get("LIBPLACE_POLICY") \
+            and not os.environ.get("LIBPLACE_RULES"):
+        usage_error("--check needs a policy (POLICY, -p POLICY) or --rule")
+    return policy
+
+
+
+
+def run_check(o, lib, policy, form="1"):
+    """libplace's check of the policy: its exit status (0 no errors, 1 errors), and with
+    form "json" what it wrote on stdout and stderr (else both are placerun's own). If
+    libplace did not load or the check died, placerun says so and exits."""
+    env = build_env(o, lib, policy, check=form)
+    try:
+        return libplace_policy.run_check(env, lib, capture=form == "json")
+    except libplace_policy.NotChecked as e:
+        sys.stderr.write(e.said)
+        say(str(e))
+        sys.exit(128 + e.sig if e.sig else EXIT_SETUP)
+
+
+def check(o, lib, policy):
+    rc, _, _ = run_check(o, lib, policy)
+    sys.exit(rc)
+
+
+def resolve(program, path_var):
+    """The file exec would run, like execvp: (path, None) or (None, (status, message))."""
+    if "/" in program:
+        candidates = [program]
+    else:
+        if path_var is None:
+            path_var = os.defpath
+        candidates = [os.path.join(d or ".", program) for d in path_var.split(":")]
+    denied = None
+    for c in candidates:
+        if not os.path.exists(c):
+            continue
+        if os.path.isdir(c):
+            denied = denied or (EXIT_NOEXEC, f"{program}: is a directory")
+        elif not os.access(c, os.X_OK):
+            denied = denied or (EXIT_NOEXEC, f"{program}: permission denied")
+        else:
+            return c, None
+    if denied:
+        return None, denied
+    if "/" in program:
+        return None, (EXIT_NOTFOUND, f"{program}: no such file or directory")
+    return None, (EXIT_NOTFOUND, f"{program}: command not found")
+
+
+def elf_is_static(path):
+    """True for an ELF executable without a PT_INTERP program header (static, also
+    static-pie); False for a dynamic one, a script or anything unreadable."""
+    try:
+        with open(path, "rb") as f:
+            ident = f.read(64)
+            if len(ident) < 52 or ident[:4] != b"\x7fELF":
+                return False
+            cls, data = ident[4], ident[5]
+            end = "<" if data == 1 else ">"
+            if cls == 2:
+                e_phoff, = struct.unpack_from(end + "Q", ident, 32)
+                e_shoff, = struct.unpack_from(end + "Q", ident, 40)
+                e_phentsize, e_phnum = struct.unpack_from(end + "HH", ident, 54)
+            elif cls == 1:
+                e_phoff, e_shoff = struct.unpack_from(end + "II", ident, 28)
+                e_phentsize, e_phnum = struct.unpack_from(end + "HH", ident, 42)
+            else:
+                return False
+            e_type, = struct.unpack_from(end + "H", ident, 16)
+            if e_type not in (2, 3):  # ET_EXEC, ET_DYN
+                return False
+            if e_phnum == 0xFFFF and e_shoff:  # PN_XNUM: the count is section 0's sh_info
+                f.seek(e_shoff + (44 if cls == 2 else 28))
+                e_phnum, = struct.unpack(end + "I", f.read(4))
+            if e_phentsize < 4 or e_phnum == 0:
+                return e_phnum == 0
+            f.seek(e_phoff)
+            table = f.read(e_phentsize * e_phnum)
+            for k in range(min(e_phnum, len(table) // e_phentsize)):
+                p_type, = struct.unpack_from(end + "I", table, k * e_phentsize)
+                if p_type == 3:  # PT_INTERP
+                    return False
+            return True
+    except (OSError, struct.error):
+        return False
+
+
+def run(o, lib):
+    program, args = o.positional[0], o.positional[1:]
+    env = build_env(o, lib, o.policy)
+    path, problem = resolve(program, os.environ.get("PATH"))
+    if problem:
+        status, message = problem
+        say(message)
+        sys.exit(status)
+    if elf_is_static(path):
+        # Still run with the environment: the programs it starts are dynamic, likely,
+        # and get libplace.
+        say(f"{program} is statically linked; libplace cannot act on a static binary "
+            "(it runs without libplace; programs it starts are placed)")
+    # Python ignores SIGPIPE and SIGXFSZ; an ignored signal stays ignored across exec.
+    for sig in (signal.SIGPIPE, signal.SIGXFSZ):
+        signal.signal(sig, signal.SIG_DFL)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        os.execve(path, [program] + args, env)
+    except OSError as e:
+        if e.errno == errno.ENOEXEC:  # no #! line: a shell script, as execvp runs it
+            try:
+                os.execve("/bin/sh", ["/bin/sh", path] + args, env)
+            except OSError as e2:
+                e = e2
+        if e.errno == errno.ENOENT:  # the file is there: its #! interpreter is not
+            say(f"{program}: bad interpreter (the one its #! line or ELF header names is not there)")
+        else:
+            say(f"{program}: {e.strerror.lower() if e.strerror else e}")
+        sys.exit(EXIT_NOEXEC)
+
+
+
+
+# -- --tiers ------------------------------------------------------------------------------
+
+def policy_tiers(o):
+    """Check the policy with libplace, as --check does; exit 1 with its errors. None without
+    a policy, else the policy as libplace describes it (policy.schema.json), or the text it
+    gave instead."""
+    env_has = os.environ.get("LIBPLACE_POLICY") is not None or os.environ.get("LIBPLACE_RULES") is not None
+    if o.policy is None and not o.rules and not env_has:
+        return None
+    rc, out, said = run_check(o, find_lib(o), o.policy, form="json")
+    sys.stderr.write(said)  # the errors; or libplace's warnings (an unknown variable, ...)
+    if rc != 0:
+        sys.exit(rc)
+    doc = libplace_policy.read(out)
+    return doc if doc is not None else (out or said).strip()
+
+
+def print_policy(doc):
+    if doc is None:
+        print("policy: no policy: every allocation stays in dram")
+        return
+    if isinstance(doc, str):
+        print(f"policy: libplace's check said: {doc}")
+        return
+    source, rules, report = libplace_policy.summary(doc)
+    print(f"policy: {source} (rules: {rules}; report: {report})")
+    rows = [("tier", "kind", "limit")]
+    for name, kind, limit in libplace_policy.tiers(doc):
+        text = size_str(limit) if limit is not None else "none"
+        var = "LIBPLACE_LIMIT_" + name.upper().replace("-", "_")
+        if limit is not None and os.environ.get(var) is not None:
+            text += f" ({var})"
+        rows.append((name, kind, text))
+    w0 = max(len(r[0]) for r in rows) + 2
+    w1 = max(len(r[1]) for r in rows) + 2
+    for name, kind, limit in rows:
+        print(f"{name:<{w0}}{kind:<{w1}}{limit}".rstrip())
+
+
+def tiers(o):
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `placerun --tiers | head` ends quietly
+    policy = policy_tiers(o)  # first: a policy with errors stops here, exit 1
+    probe.print_machine()
+    print_policy(policy)
+    sys.stdout.flush()
+    return 0
+
+
+def main(argv, home):
+    """placerun ARGV...; home is the directory placerun's real file is in, where the
+    build or install is looked for libplace.so."""
+    o = parse(argv)
+    o.home = home
+    if o.help:
+        sys.stdout.write(HELP)
+        return 0
+    if o.version:
+        print(f"placerun {VERSION}")
+        return 0
+    if o.verify and (o.check or o.tiers):
+        usage_error("--verify is for running a program; --check and --tiers run none")
+    if o.tiers:
+        if o.check:
+            usage_error("--tiers and --check: one or the other")
+        if o.positional:
+            usage_error("--tiers runs no program and takes no argument (a policy: -p POLICY)")
+        return tiers(o)
+    if o.check:
+        policy = check_usage(o)
+        check(o, find_lib(o), policy)
+    if not o.positional:
+        usage_error("no PROGRAM to run (or --check to check a policy, --tiers to see the tiers)")
+    run(o, find_lib(o))
+    return 0

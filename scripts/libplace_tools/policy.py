@@ -1,0 +1,92 @@
+"""libplace's own check of a policy: the one parser judges the file, the inline rules and
+the LIBPLACE_* variables, and the tools read its verdict.
+
+libplace checks in its constructor when LIBPLACE_CHECK is set, and exits 0 (no errors) or
+1 before main. LIBPLACE_CHECK=1 prints the errors, or a one-line summary, on stderr (what
+placerun --check shows); LIBPLACE_CHECK=json also writes the policy as one JSON object on
+stdout (policy.schema.json), which is what the tools read.
+"""
+
+import json
+import os
+import signal
+import subprocess
+
+# What the program of a check exits with if its main ever runs: libplace did not load.
+CHECK_SENTINEL = 97
+SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "policy.schema.json")
+
+
+class NotChecked(Exception):
+    """libplace did not check the policy: it did not load, /bin/sh did not run, or the
+    check died of signal `sig`. `said` is what the check wrote on stderr, when that
+    was captured."""
+
+    def __init__(self, message, said="", sig=None):
+        super().__init__(message)
+        self.said = said
+        self.sig = sig
+
+
+def check_env(env, lib, form="1"):
+    """env with libplace preloaded to check in FORM ("1": text, "json")."""
+    return dict(env, LIBPLACE_CHECK=form, LD_PRELOAD=lib)
+
+
+def run_check(env, lib, capture=False):
+    """Runs the check env asks for: (status, stdout, stderr), the streams as text when
+    captured, else "" (they are placerun's own then). Raises NotChecked."""
+    pipe = subprocess.PIPE if capture else None
+    try:
+        proc = subprocess.run(["/bin/sh", "-c", f"exit {CHECK_SENTINEL}"], env=env,
+                              stdout=pipe, stderr=pipe)
+    except OSError as e:
+        raise NotChecked(f"cannot run /bin/sh for the check: {e.strerror}") from None
+    out = proc.stdout.decode(errors="replace") if capture else ""
+    said = proc.stderr.decode(errors="replace") if capture else ""
+    rc = proc.returncode
+    # libplace validates in its constructor and exits 0 or 1 before main; if main runs
+    # anyway, libplace did not load (ld.so said why) and nothing was checked.
+    if rc == CHECK_SENTINEL:
+        raise NotChecked(f"{lib} did not load, so nothing was checked", said)
+    if rc < 0:
+        raise NotChecked(f"the check died of signal {-rc} ({signal.Signals(-rc).name})", said, -rc)
+    return rc, out, said
+
+
+def read(out):
+    """The policy libplace described on stdout, or None if that is not its JSON (a libplace
+    too old to know LIBPLACE_CHECK=json prints only the text summary)."""
+    try:
+        doc = json.loads(out)
+    except ValueError:
+        return None
+    if not isinstance(doc, dict) or doc.get("schema") != "libplace-policy" \
+            or doc.get("version") != 1 or not isinstance(doc.get("tiers"), list):
+        return None
+    return doc
+
+
+def names_report(env, lib):
+    """Whether the policy this environment names gives a report destination itself (its
+    report key, LIBPLACE_REPORT aside). A policy with errors: yes, as the run itself will
+    say what is wrong; so does a check that cannot be read."""
+    env = check_env(env, lib, "json")
+    env.pop("LIBPLACE_REPORT", None)
+    proc = subprocess.run(["/bin/sh", "-c", f"exit {CHECK_SENTINEL}"], env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    doc = read(proc.stdout.decode(errors="replace")) if proc.returncode == 0 else None
+    return doc is None or doc.get("report") is not None
+
+
+def summary(doc):
+    """The policy in the words of libplace's text summary: (where it comes from, its
+    rules, its report)."""
+    rules = ", ".join(r["name"] for r in doc.get("rules", []))
+    return (doc.get("file") or "the policy", rules or "none (everything stays in dram)",
+            doc.get("report") or "none")
+
+
+def tiers(doc):
+    """[(name, kind, limit in bytes or None)] of the policy's tiers."""
+    return [(t["name"], t["kind"], t.get("limit") or None) for t in doc["tiers"]]

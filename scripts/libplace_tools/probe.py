@@ -1,0 +1,356 @@
+"""The machine, as placerun --tiers shows it, in the manner of `numactl --hardware`: the
+NUMA nodes from sysfs; the high-bandwidth nodes as memkind finds them; what libmemkind's
+hbw_check_available() and the CUDA driver (libcuda.so.1) answer. The libraries are asked
+in a child process (in_child), so one that crashes or hangs costs a line, not the listing."""
+
+import ctypes
+import errno
+import json
+import os
+import re
+import signal
+import sys
+
+from .units import size_str
+
+NODE_DIR = "/sys/devices/system/node"
+NO_HBW = "none (no HBW node: set MEMKIND_HBW_NODES or use a machine with HMAT bandwidth attributes)"
+PROBE_SECONDS = 60  # a library that has not answered by then is not waited for
+
+
+def ranges(numbers):
+    """[0, 1, 2, 5] as "0-2,5", the way sysfs writes a list."""
+    out, numbers = [], sorted(set(numbers))
+    k = 0
+    while k < len(numbers):
+        j = k
+        while j + 1 < len(numbers) and numbers[j + 1] == numbers[j] + 1:
+            j += 1
+        out.append(str(numbers[k]) if j == k else f"{numbers[k]}-{numbers[j]}")
+        k = j + 1
+    return ",".join(out)
+
+
+def parse_list(text):
+    """"0-2,5" as [0, 1, 2, 5]; None if it is not such a list."""
+    out = []
+    for part in text.strip().split(","):
+        m = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
+        if not m:
+            return None
+        lo, hi = int(m.group(1)), int(m.group(2) if m.group(2) is not None else m.group(1))
+        if hi < lo or hi - lo > 1 << 16:
+            return None
+        out.extend(range(lo, hi + 1))
+    return out
+
+
+def read_text(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def meminfo(path, prefix=""):
+    """MemTotal, MemFree, ... of a meminfo file, in bytes ("Node 0 MemTotal: 123 kB")."""
+    out = {}
+    for line in (read_text(path) or "").splitlines():
+        m = re.fullmatch(re.escape(prefix) + r"\s*(\w+):\s+(\d+)(?:\s+kB)?\s*", line)
+        if m:
+            out[m.group(1)] = int(m.group(2)) * (1024 if line.rstrip().endswith("kB") else 1)
+    return out
+
+
+def numa_nodes():
+    """{node: {"cpus": [...], "total": bytes or None, "free": ..., "distance": [...]}}, or
+    None without /sys/devices/system/node."""
+    try:
+        names = os.listdir(NODE_DIR)
+    except OSError:
+        return None
+    ids = sorted(int(n[4:]) for n in names if re.fullmatch(r"node\d+", n))
+    if not ids:
+        return None
+    nodes = {}
+    for n in ids:
+        d = os.path.join(NODE_DIR, f"node{n}")
+        cpus = parse_list(read_text(os.path.join(d, "cpulist")) or "") or []
+        info = meminfo(os.path.join(d, "meminfo"), f"Node {n}")
+        distance = (read_text(os.path.join(d, "distance")) or "").split()
+        nodes[n] = {"cpus": cpus, "total": info.get("MemTotal"), "free": info.get("MemFree"),
+                    "distance": [int(x) for x in distance if x.isdigit()]}
+    return nodes
+
+
+def print_nodes(nodes):
+    if nodes is None:
+        info = meminfo("/proc/meminfo")
+        cpus = parse_list(read_text("/sys/devices/system/cpu/online") or "") \
+            or list(range(os.cpu_count() or 1))
+        print(f"available: 1 node (0) (no {NODE_DIR}: no NUMA here, so all memory is one node)")
+        print(f"node 0 cpus: {ranges(cpus)}")
+        for key, word in (("MemTotal", "size"), ("MemFree", "free")):
+            print(f"node 0 {word}: {size_str(info[key]) if key in info else 'unknown'}")
+        return
+    ids = sorted(nodes)
+    print(f"available: {len(ids)} node{'' if len(ids) == 1 else 's'} ({ranges(ids)})")
+    for n in ids:
+        node = nodes[n]
+        print(f"node {n} cpus: {ranges(node['cpus']) if node['cpus'] else 'none'}")
+        for key, word in (("total", "size"), ("free", "free")):
+            print(f"node {n} {word}: {size_str(node[key]) if node[key] is not None else 'unknown'}")
+    print("node distances:")
+    width = max(4, max(len(str(n)) for n in ids) + 1,
+                max((len(str(x)) + 1 for n in ids for x in nodes[n]["distance"]), default=0))
+    print("node " + "".join(f"{n:>{width}}" for n in ids))
+    for n in ids:
+        row = nodes[n]["distance"]
+        cells = "".join(f"{x:>{width}}" for x in row) if row else " unknown"
+        print(f"{n:>4}:" + cells)
+
+
+def hbw_nodes(nodes):
+    """The HBW nodes as memkind finds them, as a line to print."""
+    value = os.environ.get("MEMKIND_HBW_NODES")
+    if value:
+        listed = parse_list(value)
+        if listed is None:
+            return f"{value} (from MEMKIND_HBW_NODES, as libnuma reads that: not a plain node list)"
+        absent = [n for n in listed if nodes is not None and n not in nodes]
+        note = f"; {'node' if len(absent) == 1 else 'nodes'} {ranges(absent)} not on this machine" \
+            if absent else ""
+        return f"{ranges(listed)} (from MEMKIND_HBW_NODES{note})"
+    if not nodes:
+        return NO_HBW
+    bandwidth = {}
+    for n in nodes:
+        text = read_text(os.path.join(NODE_DIR, f"node{n}", "access0", "initiators", "read_bandwidth"))
+        if text and text.strip().isdigit() and int(text) > 0:
+            bandwidth[n] = int(text)
+    cpu = [bandwidth[n] for n in nodes if nodes[n]["cpus"] and n in bandwidth]
+    if not cpu:
+        return NO_HBW
+    fast = sorted(n for n in bandwidth if bandwidth[n] > max(cpu))
+    if not fast:
+        return NO_HBW
+    return (f"{ranges(fast)} (from HMAT: read bandwidth "
+            + ", ".join(f"node {n} {bandwidth[n]} MB/s" for n in fast)
+            + f", against {max(cpu)} MB/s for the CPU nodes)")
+
+
+def in_child(probe, library):
+    """probe() -> lines, asked in a forked child: a library that crashes, aborts or hangs
+    takes the child with it, and its state stays out of placerun. The lines, or one
+    saying what went wrong."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        status = 0
+        try:
+            os.close(r)
+            signal.signal(signal.SIGALRM, signal.SIG_DFL)
+            signal.alarm(PROBE_SECONDS)
+            try:
+                lines = probe()
+            except Exception as e:  # never a traceback
+                lines = [f"{probe.__name__} failed: {e}"]
+            data = json.dumps(lines).encode()
+            while data:
+                data = data[os.write(w, data):]
+        except BaseException:
+            status = 1
+        finally:
+            os._exit(status)
+    os.close(w)
+    chunks = []
+    with os.fdopen(r, "rb") as f:
+        chunks.append(f.read())
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        if sig == signal.SIGALRM:
+            return [f"{library} gave no answer in {PROBE_SECONDS} s"]
+        return [f"asking {library} killed the process that asked: signal {sig}, {signal.Signals(sig).name}"]
+    try:
+        lines = json.loads(b"".join(chunks))
+        if os.WEXITSTATUS(status) == 0 and isinstance(lines, list):
+            return [str(x) for x in lines]
+    except ValueError:
+        pass
+    return [f"the process that asked {library} exited with status {os.WEXITSTATUS(status)}, no answer"]
+
+
+def load_error(e):
+    """Why dlopen refused name: "not found" when it is nowhere, else ld.so's words."""
+    text = str(e)
+    if "cannot open shared object file" in text and "No such file" in text:
+        return "not found"
+    return f"does not load ({text})"
+
+
+def memkind_probe():
+    try:
+        memkind = ctypes.CDLL("libmemkind.so.0")
+    except OSError as e:
+        return [f"memkind: libmemkind.so.0 {load_error(e)}, so hbw_check_available() was not asked"]
+    try:
+        check = memkind.hbw_check_available
+    except AttributeError:
+        return ["memkind: libmemkind.so.0 has no hbw_check_available()"]
+    check.argtypes = []
+    check.restype = ctypes.c_int
+    rc = check()
+    if rc == 0:
+        return ["memkind: hbw_check_available() = 0: memkind has high-bandwidth memory to give"]
+    name = errno.errorcode.get(rc)
+    return [f"memkind: hbw_check_available() = {rc}{f' ({name})' if name else ''}: "
+            "memkind finds no high-bandwidth memory"]
+
+
+def loaded_path(prefix):
+    """Where the library whose file name starts with prefix was mapped from."""
+    for line in (read_text("/proc/self/maps") or "").splitlines():
+        fields = line.split(None, 5)
+        if len(fields) == 6 and os.path.basename(fields[5]).startswith(prefix):
+            return fields[5]
+    return None
+
+
+# cuInit's usual failures, named when the driver cannot name them (a stub cannot)
+CUDA_ERRORS = {3: "CUDA_ERROR_NOT_INITIALIZED", 34: "CUDA_ERROR_STUB_LIBRARY",
+               46: "CUDA_ERROR_DEVICE_UNAVAILABLE", 100: "CUDA_ERROR_NO_DEVICE",
+               101: "CUDA_ERROR_INVALID_DEVICE", 304: "CUDA_ERROR_OPERATING_SYSTEM",
+               800: "CUDA_ERROR_NOT_PERMITTED", 802: "CUDA_ERROR_SYSTEM_NOT_READY",
+               803: "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
+               804: "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE", 999: "CUDA_ERROR_UNKNOWN"}
+
+
+def cuda_probe():
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+    except OSError as e:
+        why = load_error(e)
+        if why == "not found":
+            return ["GPUs: none (no CUDA driver: libcuda.so.1 not found)"]
+        return [f"GPUs: none (no CUDA driver: libcuda.so.1 {why})"]
+    where = loaded_path("libcuda.so") or "libcuda.so.1"
+    c_int_p = ctypes.POINTER(ctypes.c_int)
+
+    def fn(name, *argtypes):
+        try:
+            f = getattr(cuda, name)
+        except AttributeError:
+            return None
+        f.argtypes = list(argtypes)
+        f.restype = ctypes.c_int
+        return f
+
+    get_name = fn("cuGetErrorName", ctypes.c_int, ctypes.POINTER(ctypes.c_char_p))
+    get_string = fn("cuGetErrorString", ctypes.c_int, ctypes.POINTER(ctypes.c_char_p))
+
+    def error(code):
+        said = []
+        for f in (get_name, get_string):
+            s = ctypes.c_char_p()
+            ok = f is not None and f(code, ctypes.byref(s)) == 0 and s.value
+            said.append(s.value.decode(errors="replace") if ok else None)
+        name = said[0] or CUDA_ERRORS.get(code)
+        return f"error {code}" + (f" {name}" if name else "") + (f": {said[1]}" if said[1] else "")
+
+    class Missing(LookupError):
+        pass
+
+    def call(name, *args):
+        f = getattr(cuda, name, None)
+        if f is None:
+            raise Missing(f"{where} has no {name}: not a CUDA driver?")
+        rc = f(*args)
+        if rc != 0:
+            raise LookupError(f"{name} failed: {error(rc)}")
+
+    fn("cuInit", ctypes.c_uint)
+    fn("cuDriverGetVersion", c_int_p)
+    fn("cuDeviceGetCount", c_int_p)
+    fn("cuDeviceGet", c_int_p, ctypes.c_int)
+    fn("cuDeviceGetName", ctypes.c_char_p, ctypes.c_int, ctypes.c_int)
+    fn("cuDeviceTotalMem_v2", ctypes.POINTER(ctypes.c_size_t), ctypes.c_int)
+    fn("cuDeviceGetAttribute", c_int_p, ctypes.c_int, ctypes.c_int)
+    fn("cuDeviceGetPCIBusId", ctypes.c_char_p, ctypes.c_int, ctypes.c_int)
+
+    version = ctypes.c_int()
+    driver = where
+    try:
+        call("cuDriverGetVersion", ctypes.byref(version))
+        driver = f"CUDA driver {version.value // 1000}.{version.value % 1000 // 10}, {where}"
+    except LookupError:
+        pass
+    try:
+        call("cuInit", 0)
+    except Missing as e:
+        return [f"GPUs: none ({e})"]
+    except LookupError as e:
+        return [f"GPUs: none ({e}; {driver})"]
+    count = ctypes.c_int()
+    try:
+        call("cuDeviceGetCount", ctypes.byref(count))
+    except Missing as e:
+        return [f"GPUs: unknown ({e})"]
+    except LookupError as e:
+        return [f"GPUs: unknown ({e}; {driver})"]
+    if count.value <= 0:
+        return [f"GPUs: none (the CUDA driver sees no device; {driver})"]
+    lines = [f"GPUs: {count.value} ({driver})"]
+    for k in range(count.value):
+        device, parts = ctypes.c_int(), []
+        try:
+            call("cuDeviceGet", ctypes.byref(device), k)
+        except LookupError as e:
+            lines.append(f"gpu {k}: {e}")
+            continue
+        name = ctypes.create_string_buffer(256)
+        try:
+            call("cuDeviceGetName", name, len(name), device)
+            parts.append(name.value.decode(errors="replace") or "unnamed")
+        except LookupError as e:
+            parts.append(str(e))
+        total = ctypes.c_size_t()
+        try:
+            call("cuDeviceTotalMem_v2", ctypes.byref(total), device)
+            parts.append(f"memory {size_str(total.value)}")
+        except LookupError as e:
+            parts.append(str(e))
+        major, minor = ctypes.c_int(), ctypes.c_int()
+        try:  # CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, _MINOR
+            call("cuDeviceGetAttribute", ctypes.byref(major), 75, device)
+            call("cuDeviceGetAttribute", ctypes.byref(minor), 76, device)
+            parts.append(f"compute capability {major.value}.{minor.value}")
+        except LookupError:
+            pass
+        bus = ctypes.create_string_buffer(32)
+        try:
+            call("cuDeviceGetPCIBusId", bus, len(bus), device)
+            if bus.value:
+                parts.append(f"PCI {bus.value.decode(errors='replace')}")
+        except LookupError:
+            pass
+        lines.append(f"gpu {k}: " + ", ".join(parts))
+    return lines
+
+
+def print_machine():
+    """What this machine offers, each part followed by a blank line: the nodes, the HBW
+    nodes and memkind's answer, the GPUs."""
+    nodes = numa_nodes()
+    print_nodes(nodes)
+    print()
+    print(f"HBW nodes: {hbw_nodes(nodes)}")
+    for line in in_child(memkind_probe, "libmemkind.so.0"):
+        print(line if line.startswith("memkind") else f"memkind: {line}")
+    print()
+    for line in in_child(cuda_probe, "libcuda.so.1"):
+        print(line if line.startswith(("GPUs", "gpu ")) else f"GPUs: unknown ({line})")
+    print()

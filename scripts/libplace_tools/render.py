@@ -1,0 +1,196 @@
+"""place-report render: a report as text, with file:line of its sites from addr2line."""
+
+import os
+import re
+import subprocess
+
+from .report import limit_text, plural, seconds, start_text, table
+from .units import size_str
+
+def header_lines(doc):
+    pid = str(doc["pid"])
+    if doc.get("forked_from") is not None:
+        pid += f" (forked from pid {doc['forked_from']})"
+    policy = doc["policy"]
+    source = policy["file"] if policy["file"] is not None else "no file"
+    if policy["inline_rules"]:
+        source += " + inline rules (LIBPLACE_RULES)"
+    threads = doc["threads"]
+    fields = [
+        ("program", doc["program"]),
+        ("pid", pid),
+        ("host", doc["host"]),
+        ("rank", rank_text(doc)),
+        ("start", start_text(doc["start"])),
+        ("seconds", seconds(doc["seconds"])),
+        ("threads", f"{threads['allocating']} allocating, {threads['at_exit']} at exit"),
+        ("policy", f"{source}, {plural(policy['rules'], 'rule')}, hash {policy['hash']}"),
+        ("dry run", "yes: tiers were planned for, all memory came from dram"
+         if policy["dry_run"] else "no"),
+    ]
+    if doc.get("signal") is not None:
+        fields.append(("signal", f"{doc['signal']} asked for this report"))
+    if isinstance(doc.get("merged"), list):
+        fields.append(("merged", merged_text(doc["merged"])))
+    width = max(len(k) for k, _ in fields)
+    return [f"{k.ljust(width)}  {v}" for k, v in fields]
+
+
+def merged_text(entries, shown=8):
+    def one(e):
+        if not isinstance(e, dict):
+            return "?"
+        where = f" on {e['host']}" if e.get("host") is not None else ""
+        rank = f"rank {e['rank']}" if e.get("rank") is not None else "no rank"
+        return f"pid {e.get('pid')} ({rank}{where})"
+
+    text = f"{plural(len(entries), 'report')}: " + ", ".join(one(e) for e in entries[:shown])
+    if len(entries) > shown:
+        text += f", and {len(entries) - shown} more"
+    return text
+
+
+def rank_text(doc):
+    if doc["rank"] is not None:
+        return doc["rank"]
+    return "none (a merged report)" if isinstance(doc.get("merged"), list) \
+        else "none (not an MPI process)"
+
+
+def waits_text(node):
+    if node["waits"] == 0 and node["wait_seconds"] == 0:
+        return "0"
+    return f"{node['waits']} ({seconds(node['wait_seconds'])} s)"
+
+
+def node_lines(doc):
+    header = ["node", "kind", "limit", "in use", "peak", "allocations", "frees", "refused",
+              "fallbacks out", "fallbacks in", "waits", "overflow", "failures", "reclaimed",
+              "skipped"]
+    rows = [[n["name"], n["kind"], limit_text(n["limit"]), size_str(n["in_use"]),
+             size_str(n["peak"]), str(n["allocations"]), str(n["frees"]), str(n["refused"]),
+             str(n["fallbacks_out"]), str(n["fallbacks_in"]), waits_text(n),
+             size_str(n["overflow_bytes"]), str(n["failures"]), size_str(n["reclaimed_bytes"]),
+             str(n["skipped"])]
+            for n in doc["nodes"]]
+    lines = table(header, rows, "ll" + "r" * (len(header) - 2))
+    for n in doc["nodes"]:
+        if not n["available"]:
+            reason = n["unavailable"] or "no reason given"
+            planned = "; the dry run planned for it" if n.get("planned") else ""
+            lines.append(f"{n['name']} is unavailable: {reason}{planned}")
+        v = n.get("verified")
+        if isinstance(v, dict) and v.get("looked"):
+            share = 100.0 * v["placed"] / v["looked"]
+            how = "all" if v.get("exhaustive") else f"a sample of {v['looked']} of"
+            lines.append(f"{n['name']}: {share:.1f}% of its pages on its nodes "
+                         f"({how} {v['resident']} resident pages, move_pages)")
+    if isinstance(doc.get("merged"), list):
+        lines.append("peak of a merged report: the sum of each process's peak (an upper bound)")
+    return lines
+
+
+def rule_lines(doc):
+    if not doc["rules"]:
+        return ["rules: none"]
+    rows = [[r["name"], str(r["hits"]), size_str(r["bytes"]), ", ".join(r["chain"]), r["on_full"]]
+            for r in doc["rules"]]
+    return table(["rule", "hits", "bytes asked", "chain", "on_full"], rows, "lrrll")
+
+
+def tiers_text(tiers):
+    """Where a site's bytes went, largest first: 'hbw 3.0 MiB / dram 1.0 MiB'."""
+    ordered = sorted(tiers.items(), key=lambda kv: -kv[1]["bytes"])
+    return " / ".join(f"{name} {size_str(t['bytes'])}" for name, t in ordered) or "-"
+
+
+def site_lines(doc, locations):
+    sites = doc["sites"]
+    top = sites["top"]
+    if not top:
+        return [f"sites: none listed, of {sites['total']}"]
+    rows = []
+    for s in top:
+        where = s["symbol"] or s["site"] or "(sites that did not fit the table)"
+        found = locations.get((s["module"], s["offset"]))
+        if found:
+            function, place = found
+            where += f" at {place}" if s["symbol"] else f" ({function} at {place})"
+        rows.append([size_str(s["bytes"]), str(s["allocations"]), str(s["fallbacks"]),
+                     s["rule"] or "-", tiers_text(s["tiers"]), where])
+    title = f"top {plural(len(top), 'site')} by bytes asked, of {sites['total']}:"
+    header = ["bytes", "allocations", "fallbacks", "rule", "tiers", "site"]
+    return [title] + table(header, rows, "rrrlll")
+
+
+def render(doc, resolve_lines):
+    locations = source_locations(doc["sites"]["top"]) if resolve_lines else {}
+    sections = [header_lines(doc), node_lines(doc), rule_lines(doc),
+                site_lines(doc, locations)]
+    return "\n\n".join("\n".join(s) for s in sections) + "\n"
+
+
+# -- file:line of sites, through addr2line -----------------------------------------------
+
+ADDRESS_LINE = re.compile(r"0x[0-9a-fA-F]+$")
+
+
+def source_locations(sites):
+    """{(module, offset): (function, "file:line")} for the sites addr2line can place. One
+    addr2line per module, as starting it (and reading the module's DWARF) is the cost."""
+    by_module = {}
+    for s in sites:
+        module, offset = s["module"], s["offset"]
+        if module and offset and offset > 0 and os.path.isfile(module):
+            by_module.setdefault(module, set()).add(offset)
+    found = {}
+    for module, offsets in by_module.items():
+        ordered = sorted(offsets)
+        for offset, place in zip(ordered, addr2line(module, ordered)):
+            if place:
+                found[(module, offset)] = place
+    return found
+
+
+def addr2line(module, offsets):
+    """(function, "file:line") or None per offset, in order; all None when addr2line is
+    missing or fails, since a report is readable without lines."""
+    # an offset is a return address: the call itself is the instruction before it
+    addresses = [f"0x{o - 1:x}" for o in offsets]
+    try:
+        proc = subprocess.run(["addr2line", "-e", module, "-a", "-f", "-C", "-i", *addresses],
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              errors="replace", timeout=120, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return [None] * len(offsets)
+    if proc.returncode != 0:
+        return [None] * len(offsets)
+    records = split_addr2line(proc.stdout.splitlines())
+    if len(records) != len(offsets):
+        return [None] * len(offsets)
+    return [first_real_location(r) for r in records]
+
+
+def split_addr2line(lines):
+    """With -a every address opens its record, followed by (function, location) pairs, one
+    per inlining level with -i, innermost first. A function name never looks like 0x..."""
+    records = []
+    i = 0
+    while i < len(lines):
+        if ADDRESS_LINE.match(lines[i]):
+            records.append([])
+            i += 1
+        elif records and i + 1 < len(lines):
+            records[-1].append((lines[i], lines[i + 1]))
+            i += 2
+        else:
+            return []  # not the shape -a -f prints: use none of it
+    return records
+
+
+def first_real_location(pairs):
+    for function, location in pairs:
+        location = location.split(" (discriminator")[0]
+        if not location.startswith("??") and not location.endswith((":0", ":?")):
+            return function, location
+    return None
