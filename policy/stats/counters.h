@@ -48,11 +48,12 @@ enum place_event {
     PLACE_EVENTS
 };
 
-/* A node's counters. Bytes are usable sizes. */
+/* A node's counters. Bytes are usable sizes. Cache lines of their own: threads placing
+ * into one node must not slow down those that read their neighbours. */
 struct place_node_stats {
     _Atomic int64_t bytes, peak; /* in use now, and the most ever in use */
     _Atomic uint64_t events[PLACE_EVENTS];
-};
+} __attribute__((aligned(64)));
 
 /* Every node's counters, by the index of its tier in the policy (0: the default dram). */
 extern struct place_node_stats place_nodes[PLACE_MAX_TIERS];

@@ -9,10 +9,11 @@
 
 #include "../../config/policy.h"
 
-/* A rule's matches: allocations it decided, and their bytes asked for. */
+/* A rule's matches: allocations it decided, and their bytes asked for. A cache line
+ * each, apart from the rules themselves, which every allocation in a window reads. */
 struct place_rule_stats {
     _Atomic uint64_t hits, bytes;
-};
+} __attribute__((aligned(64)));
 extern struct place_rule_stats place_rule_stats[PLACE_MAX_RULES];
 
 /* Counts an allocation of size bytes that rule placed in tier, asked for from the return
