@@ -187,7 +187,10 @@ static bool set_location(struct place_policy *p, void *o, const char *v, struct 
         t->location = (int)d;
         return true;
     }
-    place_bprintf(why, "'%.64s' is not a location; expected host, device or deviceN", v);
+    if (*v)
+        place_bprintf(why, "'%.64s' is not a location; expected host, device or deviceN", v);
+    else
+        place_bprintf(why, "no location; expected host, device or deviceN");
     return false;
 }
 

@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <limits.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "../policy/base/fmt.h"
@@ -166,8 +167,19 @@ static void say_summary(void)
 
 void place_options_read(char *const *envp)
 {
+    place_options_read_secure(envp, getauxval(AT_SECURE) != 0);
+}
+
+void place_options_read_secure(char *const *envp, bool secure)
+{
     place_options = (struct place_options){0};
     place_policy_init(&place_config, print_error, NULL);
+    /* a set-user-ID or set-group-ID program: whoever runs it could otherwise have it open
+     * and read files it may read (LIBPLACE_POLICY=/etc/shadow, with the errors quoting
+     * them) and create files where it may write (LIBPLACE_REPORT). As glibc ignores
+     * MALLOC_* there, every LIBPLACE_* variable is ignored, without a word. */
+    if (secure)
+        return;
     const char *rules = getvar(envp, "LIBPLACE_RULES");
     const char *file = getvar(envp, "LIBPLACE_POLICY");
     const char *check = getvar(envp, "LIBPLACE_CHECK");

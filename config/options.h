@@ -25,6 +25,11 @@ extern struct place_policy place_config;
  * unknown LIBPLACE_* name gets a line listing the known ones and is otherwise ignored. */
 void place_options_read(char *const *envp);
 
+/* place_options_read with the secure-execution mode given: with secure true (what
+ * place_options_read passes for a set-user-ID or set-group-ID program, getauxval(AT_SECURE))
+ * no LIBPLACE_* variable is read and nothing is said: libplace runs as if none were set. */
+void place_options_read_secure(char *const *envp, bool secure);
+
 /* Exit status of a program that does not start because its policy is broken. */
 enum { PLACE_REFUSED_STATUS = 125 };
 

@@ -6,6 +6,7 @@
  * shape first. Every problem is reported and parsing goes on, so that one run shows all
  * of them. */
 #include <ctype.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <ini.h>
 #include <stdarg.h>
@@ -221,6 +222,7 @@ struct parser {
     const char *text;
     struct section section;
     bool in_section, seen_libplace;
+    bool content; /* a line other than blank lines and comments */
     uint32_t libplace_given;
 };
 
@@ -313,6 +315,7 @@ static bool check_line(struct parser *ps, char *line)
         s[--n] = 0;
     if (!*s || *s == ';' || *s == '#')
         return true;
+    ps->content = true;
     if (*s == '[') {
         header(ps, s);
         return false;
@@ -341,6 +344,7 @@ static char *next_line(char *str, int num, void *stream)
         const char *line = ps->text;
         ps->text += n + (end != NULL);
         if (n > LINE_MAX_CHARS || n + 2 > (size_t)num) {
+            ps->content = true;
             place_policy_error(ps->p, &ps->at, "the line has %zu characters; expected at most %d",
                                n, LINE_MAX_CHARS);
             continue;
@@ -365,7 +369,8 @@ static int on_pair(void *user, const char *section, const char *name, const char
     return 1;
 }
 
-void place_policy_parse_text(struct place_policy *p, const char *source, const char *text)
+/* Parses text; whether it holds anything but blank lines and comments. */
+static bool parse_text(struct place_policy *p, const char *source, const char *text)
 {
     struct parser ps = {.p = p, .at = {source, 0}, .text = text};
     hash(p, text);
@@ -378,6 +383,23 @@ void place_policy_parse_text(struct place_policy *p, const char *source, const c
     ini_parse_stream(next_line, &ps, on_pair, &ps);
     ini_max_line = max_line;
     ini_allow_multiline = multiline;
+    return ps.content;
+}
+
+void place_policy_parse_text(struct place_policy *p, const char *source, const char *text)
+{
+    parse_text(p, source, text);
+}
+
+/* What a file that is not a regular one is, for the message. */
+static const char *file_type(mode_t mode)
+{
+    return S_ISFIFO(mode)   ? "a FIFO"
+           : S_ISDIR(mode)  ? "a directory"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISSOCK(mode) ? "a socket"
+                            : "not a plain file";
 }
 
 void place_policy_parse_file(struct place_policy *p, const char *path)
@@ -390,30 +412,83 @@ void place_policy_parse_file(struct place_policy *p, const char *path)
     }
     memcpy(p->file, path, n + 1);
     at.source = p->file;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* Only a regular file is read. What is not one is refused before it is opened (opening
+     * a device may do something), and again once open, in case it was swapped in between:
+     * O_NONBLOCK, as opening a FIFO would otherwise wait, before main and silently, for a
+     * writer; a regular file's reads never block. */
     struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > FILE_MAX_BYTES) {
-        const char *why = fd < 0                 ? "cannot open it; expected a readable policy file"
-                          : !S_ISREG(st.st_mode) ? "not a regular file; expected a policy file"
-                                                 : "larger than 1 MiB; expected a policy file";
-        place_policy_error(p, &at, "%s", why);
-        if (fd >= 0)
-            close(fd);
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        place_policy_error(p, &at, "not a regular file (%s); expected a policy file",
+                           file_type(st.st_mode));
         return;
+    }
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        place_policy_error(p, &at, "cannot open it; expected a readable policy file");
+        return;
+    }
+    if (fstat(fd, &st) != 0) {
+        place_policy_error(p, &at, "cannot read it; expected a readable policy file");
+        close(fd);
+        return;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        place_policy_error(p, &at, "not a regular file (%s); expected a policy file",
+                           file_type(st.st_mode));
+        close(fd);
+        return;
+    }
+    /* a policy anyone may write decides what the program does and where its report is
+     * created: said, as ssh says it of its configuration, but the program runs */
+    if (st.st_mode & S_IWOTH) {
+        char line[2 * PATH_MAX + 256];
+        struct place_buf b = PLACE_BUF(line);
+        unsigned m = (unsigned)st.st_mode;
+        place_bprintf(&b,
+                      "%s: the policy file is writable by other users (mode %u%u%u%u): anyone "
+                      "could change what this program does; chmod o-w %s",
+                      p->file, m >> 9 & 7, m >> 6 & 7, m >> 3 & 7, m & 7, p->file);
+        if (p->error)
+            p->error(p->error_ctx, line);
     }
     /* static, not the heap: the policy is read while the program's allocator is being
-     * set up, and its pages cost nothing until a file is read into them */
-    static char text[FILE_MAX_BYTES + 1];
-    ssize_t got = 0, r;
-    while (got < st.st_size && (r = read(fd, text + got, (size_t)(st.st_size - got))) > 0)
-        got += r;
+     * set up, and its pages cost nothing until a file is read into them. Read to the end
+     * of the file, whatever st_size says: /proc files say 0 and have content. */
+    static char text[FILE_MAX_BYTES + 2];
+    size_t got = 0;
+    ssize_t r = 0;
+    while (got <= FILE_MAX_BYTES && (r = read(fd, text + got, FILE_MAX_BYTES + 1 - got)) != 0) {
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        got += (size_t)r;
+    }
     close(fd);
-    text[got] = 0;
-    if ((size_t)got != strlen(text)) {
-        place_policy_error(p, &at, "the file holds a NUL byte; expected a text file");
+    if (r < 0) {
+        place_policy_error(p, &at, "cannot read it; expected a readable policy file");
         return;
     }
-    place_policy_parse_text(p, p->file, text);
+    if (got > FILE_MAX_BYTES) {
+        place_policy_error(p, &at, "larger than 1 MiB; expected a policy file");
+        return;
+    }
+    text[got] = 0;
+    const char *nul = memchr(text, 0, got);
+    if (nul) {
+        at.line = 1;
+        for (const char *c = text; c < nul; c++)
+            at.line += *c == '\n';
+        place_policy_error(p, &at,
+                           "the line holds a NUL byte; expected a text file (a policy "
+                           "file is text, as [rule NAME] and key = value lines)");
+        return;
+    }
+    if (!parse_text(p, p->file, text))
+        place_policy_error(p, &at,
+                           "the policy is empty; expected at least a [libplace], [tier NAME] "
+                           "or [rule NAME] section");
 }
 
 /* One inline rule: space-separated key=value words. */

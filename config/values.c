@@ -7,8 +7,24 @@
 
 static const char size_expected[] = "expected a size such as 4096, 64K, 1M or 2G";
 
+/* Sizes end up in the tiers' byte counters, which are signed 64-bit (int64_t), and in
+ * what the runtime query answers (long long): a size past INT64_MAX would read back as a
+ * negative number, so the largest size is INT64_MAX bytes, 8E less one byte. */
+static void too_large(const char *s, struct place_buf *why)
+{
+    place_bprintf(why,
+                  "'%.64s' is too large; expected a size of at most %llu (8E - 1 byte), such "
+                  "as 4096, 64K, 1M or 2G",
+                  s, (unsigned long long)PLACE_SIZE_MAX);
+}
+
 bool place_value_size(const char *s, uint64_t *out, struct place_buf *why)
 {
+    const char *text = s;
+    if (!*s) {
+        place_bprintf(why, "no size; %s", size_expected);
+        return false;
+    }
     if (!isdigit((unsigned char)*s)) {
         place_bprintf(why, "'%.64s' is not a size; %s", s, size_expected);
         return false;
@@ -16,7 +32,7 @@ bool place_value_size(const char *s, uint64_t *out, struct place_buf *why)
     uint64_t v = 0;
     for (; isdigit((unsigned char)*s); s++)
         if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, *s - '0', &v)) {
-            place_bprintf(why, "the number is too large; %s (at most 16E)", size_expected);
+            too_large(text, why);
             return false;
         }
     static const char units[] = "KMGTPE";
@@ -40,8 +56,8 @@ bool place_value_size(const char *s, uint64_t *out, struct place_buf *why)
             place_bprintf(why, "'%.64s' is not a size unit; %s", unit, size_expected);
         return false;
     }
-    if (shift && v > (UINT64_MAX >> shift)) {
-        place_bprintf(why, "the size is too large; %s (at most 16E)", size_expected);
+    if (v > (PLACE_SIZE_MAX >> shift)) {
+        too_large(text, why);
         return false;
     }
     *out = v << shift;
@@ -51,6 +67,11 @@ bool place_value_size(const char *s, uint64_t *out, struct place_buf *why)
 bool place_value_window(const char *s, uint64_t *min, uint64_t *max, struct place_buf *why)
 {
     const char *dots = strstr(s, "..");
+    if (!*s) {
+        place_bprintf(why, "no window; expected MIN..MAX with either end left out, as 1M.. for "
+                           "1M and above, ..64K for up to 64K or 4K..64K");
+        return false;
+    }
     if (!dots) {
         place_bprintf(why,
                       "a single size is not a window; expected MIN..MAX with either end left "
@@ -82,6 +103,10 @@ bool place_value_window(const char *s, uint64_t *min, uint64_t *max, struct plac
 
 bool place_value_uint(const char *s, unsigned lo, unsigned hi, unsigned *out, struct place_buf *why)
 {
+    if (!*s) {
+        place_bprintf(why, "no number; expected a number from %u to %u", lo, hi);
+        return false;
+    }
     unsigned long long v = 0;
     const char *c = s;
     for (; isdigit((unsigned char)*c) && v <= hi; c++)
@@ -130,6 +155,11 @@ bad:
 bool place_value_nodes(const char *s, uint64_t *mask, struct place_buf *why)
 {
     struct nodes n = {0, why};
+    if (!*s) {
+        place_bprintf(why, "no nodes; expected node numbers from 0 to 63 and ranges, as 1 or 2-3 "
+                           "or 0,2-3");
+        return false;
+    }
     if (!place_value_split(s, ',', node_range, &n))
         return false;
     *mask = n.mask;
@@ -160,7 +190,10 @@ bool place_value_word(const char *s, const char *const *words, int *out, struct 
             *out = k;
             return true;
         }
-    place_bprintf(why, "'%.64s' is not accepted here; expected ", s);
+    if (*s)
+        place_bprintf(why, "'%.64s' is not accepted here; expected ", s);
+    else
+        place_bprintf(why, "no value; expected ");
     for (int k = 0; words[k]; k++)
         place_bprintf(why, "%s%s", k == 0 ? "" : words[k + 1] ? ", " : " or ", words[k]);
     return false;
@@ -256,6 +289,10 @@ bool place_value_split(const char *s, char sep, bool (*fn)(void *arg, const char
 
 bool place_value_duration(const char *s, unsigned *ms, struct place_buf *why)
 {
+    if (!*s) {
+        place_bprintf(why, "no duration; expected a number with ms or s, as 500ms or 2s");
+        return false;
+    }
     char *end;
     errno = 0;
     unsigned long long n = strtoull(s, &end, 10);

@@ -13,6 +13,9 @@
 #include "../policy/base/fmt.h"
 #include "policy.h"
 
+/* The largest size: INT64_MAX bytes (8E less one byte), as the byte counters are int64_t. */
+#define PLACE_SIZE_MAX ((uint64_t)INT64_MAX)
+
 bool place_value_size(const char *s, uint64_t *out, struct place_buf *why);
 bool place_value_window(const char *s, uint64_t *min, uint64_t *max, struct place_buf *why);
 bool place_value_uint(const char *s, unsigned lo, unsigned hi, unsigned *out,

@@ -4,10 +4,15 @@
  * linked libraries) are served by glibc and counted straight into the shared counters,
  * since no thread can register yet; so what they allocate is counted when it is freed.
  * A thread registers on its first count after the constructor. */
+#include <dlfcn.h>
+#include <link.h>
 #include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "../config/options.h"
+#include "../policy/base/lib.h"
 #include "../policy/base/out.h"
 #include "../policy/base/path.h"
 #include "../policy/engine/dry.h"
@@ -67,6 +72,43 @@ static void postfork_child(void)
     }
 }
 
+/* Whether a loaded object is AddressSanitizer's shared runtime (GCC's libasan, clang's
+ * libclang_rt.asan). By name: a dlsym that finds nothing allocates glibc's error state,
+ * which would move the program's own blocks. */
+static int asan_object(struct dl_phdr_info *info, size_t size, void *found)
+{
+    (void)size;
+    const char *name = strrchr(info->dlpi_name, '/');
+    name = name ? name + 1 : info->dlpi_name;
+    if (strncmp(name, "libasan.so", 10) == 0 || strncmp(name, "libclang_rt.asan", 16) == 0)
+        *(bool *)found = true;
+    return *(bool *)found;
+}
+
+/* Another allocator ahead of libplace (AddressSanitizer's runtime first in the process,
+ * a malloc the program links) serves every call and libplace sees none; AddressSanitizer
+ * behind libplace cannot see into the blocks libplace places. Either way the user should
+ * know, once, at start. Nothing here allocates. */
+static void check_allocator(void)
+{
+    bool asan = false;
+    /* The object whose malloc the program gets, against libplace's own. A non-PIE
+     * executable that takes malloc's address makes its PLT slot malloc's canonical
+     * address, under an undefined symbol: no definition, and calls still reach libplace. */
+    void *first = place_real_dlsym(RTLD_DEFAULT, "malloc");
+    Dl_info theirs, ours;
+    const ElfW(Sym) *sym = NULL;
+    if (first && dladdr1(first, &theirs, (void **)&sym, RTLD_DL_SYMENT) && sym &&
+        sym->st_shndx != SHN_UNDEF && dladdr((void *)check_allocator, &ours) &&
+        theirs.dli_fbase != ours.dli_fbase)
+        place_warn("malloc is %s's, ahead of libplace: it serves the program and libplace sees "
+                   "no allocation (put libplace first in LD_PRELOAD, or run without the other)",
+                   theirs.dli_fname ? theirs.dli_fname : "another library's");
+    else if (dl_iterate_phdr(asan_object, &asan), asan)
+        place_warn("AddressSanitizer runs behind libplace: it cannot see overflows in the blocks "
+                   "libplace places; check memory without libplace, place without ASan");
+}
+
 /* ld.so runs this after the constructors of the shared libraries the program links and
  * before the executable's own. It needs nothing but libc. pthread_atfork allocates, hence
  * the guard. Without a report nothing is counted, so there is no thread registry to keep
@@ -99,8 +141,10 @@ __attribute__((constructor)) static void place_init(void)
             place_report_on_signal(place_config.report_signal);
         }
     }
-    if (reporting || placing)
+    if (reporting || placing) {
+        check_allocator();
         pthread_atfork(prefork, postfork_parent, postfork_child);
+    }
 #ifdef PLACE_HAVE_CUDA
     place_cuda_on = reporting || placing;
 #endif

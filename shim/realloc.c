@@ -12,7 +12,7 @@ static inline void *resize(void *p, size_t size, uintptr_t ra)
         bool planned;
         struct place_tier *t = place_whose(p, &planned);
         if (__builtin_expect(t != NULL, 0))
-            return place_realloc_placed(p, place_whose_usable(p, t, planned), size, ra);
+            return place_realloc_placed(p, t, place_whose_usable(p, t, planned), size, ra);
     }
     /* a size in a window is the policy's: it may move the block to another tier */
     if (__builtin_expect(place_in_window(size), 0) && (size || !p))

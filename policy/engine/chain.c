@@ -5,6 +5,8 @@
 
 #include "../base/futex.h"
 #include "../base/out.h"
+#include "../base/path.h"
+#include "../base/process.h"
 #include "dry.h"
 #include "place.h"
 
@@ -83,6 +85,21 @@ static void *wait_for_room(struct place_tier *t, const struct place_rule_config 
 
 enum outcome { SERVED, REFUSED, FAILED };
 
+/* Whether waiting can help: only another thread's free makes room, so a process with
+ * one thread would wait the whole timeout on every request (said once; not by the
+ * children a multi-threaded program forks, each of which has one thread). */
+static bool may_wait(const struct place_rule_config *rule)
+{
+    static _Atomic bool told;
+    if (place_process_threads() != 1)
+        return true;
+    if (!place_run.forked_from && !atomic_exchange(&told, true))
+        place_warn("rule %s: on_full = wait, but this process has one thread, whose own frees "
+                   "are the only ones that could make room: it goes down the chain at once",
+                   rule->name);
+    return false;
+}
+
 /* Tier t of the rule's chain, with reclaim and on_full. */
 static enum outcome try_tier(struct place_tier *t, const struct place_rule_config *rule,
                              const struct place_request *r, void **out)
@@ -100,7 +117,7 @@ static enum outcome try_tier(struct place_tier *t, const struct place_rule_confi
     switch (rule->on_full) {
     case PLACE_WAIT:
         /* only frees can help, and only a request that fits the limit at all */
-        if (why == LIMIT && t->limit >= want && rule->wait_ms &&
+        if (why == LIMIT && t->limit >= want && rule->wait_ms && may_wait(rule) &&
             (*out = wait_for_room(t, rule, r)))
             return SERVED;
         break;
@@ -198,6 +215,19 @@ void *place_chain(const struct place_rule_config *rule, const struct place_reque
     void *p = place_dram.ops->alloc(&place_dram, r);
     if (p && refused)
         count(&place_dram, PLACE_EV_FALLBACKS_IN, 1);
+    return p;
+}
+
+void *place_chain_tier(struct place_tier *t, const struct place_request *r)
+{
+    enum refusal why = NONE;
+    void *p = NULL;
+    if (place_dry_run)
+        p = place_tier_reserve(t, r->size, false) ? place_dry_alloc(t, r) : NULL;
+    else if (place_tier_ready(t))
+        p = attempt(t, r, false, &why);
+    if (!p)
+        count(t, PLACE_EV_REFUSED, 1);
     return p;
 }
 

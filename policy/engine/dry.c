@@ -3,6 +3,7 @@
 #include <pthread.h>
 
 #include "../base/glibc.h"
+#include "../base/guard.h"
 #include "../stats/timeline.h"
 
 #define uthash_malloc(sz) __libc_malloc(sz)
@@ -46,16 +47,20 @@ void *place_dry_alloc(struct place_tier *t, const struct place_request *r)
     return p;
 }
 
-/* The planned tier that holds p, or -1; with take, p leaves the map and its tier. */
+/* The planned tier that holds p, or -1; with take, p leaves the map and its tier. The
+ * guard is up while a stripe is locked: a signal handler that allocates meanwhile gets
+ * glibc's memory instead of waiting for the stripe its own thread holds. */
 static int lookup(const void *p, bool take)
 {
     unsigned s = stripe(p);
     struct dry *e;
+    uint8_t was = place_guard_enter();
     pthread_mutex_lock(&stripes[s].lock);
     HASH_FIND_PTR(stripes[s].map, &p, e);
     if (e && take)
         HASH_DEL(stripes[s].map, e);
     pthread_mutex_unlock(&stripes[s].lock);
+    place_guard_leave(was);
     if (!e)
         return -1;
     int tier = (int)e->tier;

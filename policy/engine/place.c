@@ -90,6 +90,8 @@ static void *done(void *p, unsigned tier, uint8_t was, int saved)
     place_guard_leave(was);
     if (tier == 0)
         count_dram(p);
+    else
+        place_thread_seen();
     errno = p ? saved : ENOMEM;
     return p;
 }
@@ -143,7 +145,21 @@ void *place_realloc(void *p, size_t size, uintptr_t ra)
     return q;
 }
 
-void *place_realloc_placed(void *p, size_t old, size_t size, uintptr_t ra)
+/* A block of size bytes in tier t alone, or NULL when t refuses. */
+static void *in_tier(struct place_tier *t, size_t size)
+{
+    if (place_guarded()) /* libplace's own realloc: glibc's business */
+        return NULL;
+    int saved = errno;
+    uint8_t was = place_guard_enter();
+    struct place_request r = {.size = size, .call = PLACE_MALLOC};
+    void *q = place_chain_tier(t, &r);
+    place_guard_leave(was);
+    errno = saved;
+    return q;
+}
+
+void *place_realloc_placed(void *p, struct place_tier *t, size_t old, size_t size, uintptr_t ra)
 {
     if (size == 0) {
         place_free(p);
@@ -153,8 +169,12 @@ void *place_realloc_placed(void *p, size_t old, size_t size, uintptr_t ra)
      * charged against its tier */
     if (size <= old && size > old / 2)
         return p;
-    /* the policy decides where the block lives now, limits and all */
-    void *q = place_alloc(size, 0, PLACE_MALLOC, ra);
+    /* The block stays in its tier while the tier has room, whoever asks (a block grown
+     * from code no rule names keeps its placement, as memkind's hbw_realloc keeps a block
+     * in HBW); only a refusal lets the policy decide where it lives now. */
+    void *q = in_tier(t, size);
+    if (!q)
+        q = place_alloc(size, 0, PLACE_MALLOC, ra);
     if (q)
         move(q, p, size, old);
     else if (size <= old) /* shrinking cannot fail: it stays as it is */

@@ -51,8 +51,9 @@ void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
  * the block lives now. glibc's semantics. */
 void *place_realloc(void *p, size_t size, uintptr_t ra);
 
-/* realloc of a block libplace placed in a tier (old: its usable size): kept when it
- * still fits, else the policy decides where the block lives now (glibc's semantics). */
-void *place_realloc_placed(void *p, size_t old, size_t size, uintptr_t ra);
+/* realloc of a block libplace placed in tier t (old: its usable size): kept when it
+ * still fits, else moved within t while t has room, else the policy decides where the
+ * block lives now (glibc's semantics). */
+void *place_realloc_placed(void *p, struct place_tier *t, size_t old, size_t size, uintptr_t ra);
 
 #endif

@@ -1,6 +1,5 @@
 #include "site.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 
@@ -49,33 +48,24 @@ struct memo {
 };
 
 static __thread struct memo memos[MEMOS] __attribute__((tls_model("initial-exec")));
-static __thread uintptr_t stack_top __attribute__((tls_model("initial-exec")));
 
-static uintptr_t thread_stack_top(void)
+/* libunwind's cursor gives each frame's stack pointer, which is its callee's canonical
+ * frame address: on x86-64 the return address into the frame lies in the word just
+ * below it. So each return address's slot is known without scanning the stack and
+ * without asking for the thread's stack bounds (pthread_getattr_np takes the thread's
+ * lock and allocates: called from inside malloc, it deadlocked threads that ask for
+ * their own attributes, and a scan from a heap-allocated sigaltstack crossed unmapped
+ * memory). A slot that does not hold the address (a signal frame's interrupted PC lives
+ * in its ucontext, not on the stack) makes the memo untrusted: unwound again next time. */
+static uintptr_t slot_of(uintptr_t sp, uintptr_t ip)
 {
-    if (!stack_top) {
-        pthread_attr_t attr;
-        void *lo;
-        size_t size;
-        if (pthread_getattr_np(pthread_self(), &attr) == 0) {
-            if (pthread_attr_getstack(&attr, &lo, &size) == 0)
-                stack_top = (uintptr_t)lo + size;
-            pthread_attr_destroy(&attr);
-        }
-    }
-    return stack_top;
-}
-
-/* Where on the stack, between from and the top, the word `value` is first found; 0 if
- * nowhere. The frames libunwind reported are on this stack, above `from`, so the scan
- * stops at each one's own slot at the latest. */
-static uintptr_t find_slot(uintptr_t from, uintptr_t value)
-{
-    uintptr_t top = thread_stack_top();
-    for (uintptr_t a = from & ~(uintptr_t)7; a + sizeof value <= top; a += sizeof value)
-        if (*(const uintptr_t *)a == value)
-            return a;
-    return 0;
+#if defined(__x86_64__)
+    uintptr_t slot = sp - sizeof(uintptr_t);
+    return *(const uintptr_t *)slot == ip ? slot : 0;
+#else
+    (void)sp, (void)ip;
+    return 0; /* the return address need not be on the stack (a link register) */
+#endif
 }
 
 static bool still_there(const struct memo *m)
@@ -88,39 +78,38 @@ static bool still_there(const struct memo *m)
 
 /* Unwinds, fills m with the frames from ra up, and says whether the stack slots of all
  * of them were found (only then can the memo be trusted later). */
-static bool unwind(struct memo *m, uintptr_t ra, uintptr_t sp, unsigned depth)
+static bool unwind(struct memo *m, uintptr_t ra, unsigned depth)
 {
-    void *buf[PLACE_MAX_DEPTH + 8];
-    int got = unw_backtrace(buf, (int)depth + 8);
-    int first = 0;
-    while (first < got && (uintptr_t)buf[first] != ra)
-        first++;
+    unw_context_t ctx;
+    unw_cursor_t c;
+    unw_word_t ip = 0, sp = 0;
     m->n = 0;
-    uint64_t cum = 0;
-    if (first == got) { /* libunwind could not see the caller: ra alone */
+    bool found = false;
+    if (unw_getcontext(&ctx) == 0 && unw_init_local(&c, &ctx) == 0)
+        /* the frames of libplace and of the entry point first, at most a few */
+        for (int k = 0; k < 8 && unw_step(&c) > 0; k++)
+            if (unw_get_reg(&c, UNW_REG_IP, &ip) == 0 && ip == ra) {
+                found = true;
+                break;
+            }
+    if (!found) { /* libunwind could not see the caller: ra alone */
         m->val[0] = ra;
         m->cum[0] = address_mask(ra);
         m->n = 1;
         return false;
     }
-    for (int k = first; k < got && m->n < depth; k++) {
-        m->val[m->n] = (uintptr_t)buf[k];
-        cum |= address_mask((uintptr_t)buf[k]);
+    bool trusted = true;
+    uint64_t cum = 0;
+    do {
+        if (unw_get_reg(&c, UNW_REG_IP, &ip) != 0 || unw_get_reg(&c, UNW_REG_SP, &sp) != 0)
+            break;
+        m->val[m->n] = (uintptr_t)ip;
+        m->slot[m->n] = slot_of((uintptr_t)sp, (uintptr_t)ip);
+        trusted &= m->slot[m->n] != 0;
+        cum |= address_mask((uintptr_t)ip);
         m->cum[m->n++] = cum;
-    }
-    /* The outermost frame of a thread (its start routine's caller) has no return address
-     * on the stack: the frames end at the first one whose slot is not found, on the first
-     * call and on every repeat alike. */
-    uintptr_t from = sp;
-    for (unsigned k = 0; k < m->n; k++) {
-        m->slot[k] = find_slot(from, m->val[k]);
-        if (!m->slot[k]) {
-            m->n = k;
-            return k > 0;
-        }
-        from = m->slot[k] + sizeof(uintptr_t);
-    }
-    return true;
+    } while (m->n < depth && unw_step(&c) > 0);
+    return trusted;
 }
 
 const uint64_t *place_site_masks(uintptr_t ra, unsigned depth, unsigned *n)
@@ -135,7 +124,7 @@ const uint64_t *place_site_masks(uintptr_t ra, unsigned depth, unsigned *n)
     uint32_t gen = place_modules_generation();
     struct memo *m = &memos[((ra ^ sp) * 0x9e3779b97f4a7c15ull) >> 60];
     if (!(m->ra == ra && m->sp == sp && m->gen == gen && m->depth == depth && still_there(m))) {
-        bool trusted = unwind(m, ra, sp, depth);
+        bool trusted = unwind(m, ra, depth);
         m->ra = trusted ? ra : 0;
         m->sp = sp;
         m->gen = gen;

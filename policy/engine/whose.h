@@ -32,10 +32,12 @@ static inline struct place_tier *place_whose(const void *p, bool *planned)
     return NULL;
 }
 
+size_t place_whose_usable_placed(const void *p, struct place_tier *t);
+
 /* What block p counts where it lives (t and planned: place_whose's answer). */
 static inline size_t place_whose_usable(const void *p, struct place_tier *t, bool planned)
 {
-    return t && !planned ? t->ops->usable_size(t, p) : place_glibc_usable(p);
+    return t && !planned ? place_whose_usable_placed(p, t) : place_glibc_usable(p);
 }
 
 /* place_whose, and the blocks of CUDA calls: the tier that holds p, NULL for glibc's. */

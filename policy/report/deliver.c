@@ -97,18 +97,31 @@ static void write_to(const char *dest, int signal, bool numbered)
         report(place_stderr(), signal);
         return;
     }
+    int saved = errno;
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISCHR(st.st_mode)) {
+        /* a device: /dev/null discards the report, a terminal shows it; never numbered */
+        int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+        if (fd >= 0) {
+            report(fd, signal);
+            close(fd);
+        }
+        errno = saved;
+        return;
+    }
     if (numbered) {
         static _Atomic unsigned seq;
         struct place_buf b = {.s = path, .len = strlen(path), .cap = sizeof path};
         place_bprintf(&b, ".%u", atomic_fetch_add(&seq, 1) + 1);
     }
-    int saved = errno;
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) {
-        struct stat st;
-        const char *reason = errno == EEXIST && lstat(path, &st) == 0 && S_ISLNK(st.st_mode)
-                                 ? "it is a symbolic link, which libplace does not follow"
-                                 : why(errno);
+        bool exists = errno == EEXIST && lstat(path, &st) == 0;
+        const char *reason =
+            exists && S_ISLNK(st.st_mode) ? "it is a symbolic link, which libplace does not follow"
+            : exists && S_ISDIR(st.st_mode)
+                ? "it is a directory (a report path names a file: DIR/report-%p.txt, say)"
+                : why(errno);
         place_warn("cannot create report %s: %s; the report follows on stderr", path, reason);
         report(place_stderr(), signal);
     } else {

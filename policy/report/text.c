@@ -147,9 +147,13 @@ static void text_sites(int fd, const struct place_gathered *g)
         const struct place_where *w = &s->where;
         char where[800], split[PLACE_MAX_TIERS * (PLACE_NAME_MAX + PLACE_SIZE_STR + 4)] = "";
         struct place_buf b = PLACE_BUF(where), t = PLACE_BUF(split);
-        if (!s->ra)
-            place_bprintf(&b, "(other sites)");
-        else if (*w->symbol)
+        char bytes[PLACE_SIZE_STR], fell[40] = "";
+        if (!s->ra) { /* every site that found the table full: no rule or tier told apart */
+            place_line(fd, "  %10s %9llu x  (other sites: the site table was full)",
+                       place_size_str(bytes, (int64_t)s->bytes), (unsigned long long)s->allocs);
+            continue;
+        }
+        if (*w->symbol)
             place_bprintf(&b, "%s (%s)", w->symbol, w->site);
         else
             place_bprintf(&b, "%s", w->site);
@@ -159,7 +163,6 @@ static void text_sites(int fd, const struct place_gathered *g)
                 place_bprintf(&t, "%s%s %s", t.len ? ", " : "", g->nodes[i].name,
                               place_size_str(bytes, (int64_t)s->tier_bytes[i]));
             }
-        char bytes[PLACE_SIZE_STR], fell[40] = "";
         if (s->fallbacks) {
             struct place_buf f = PLACE_BUF(fell);
             place_bprintf(&f, "; %llu fell back", (unsigned long long)s->fallbacks);

@@ -50,6 +50,14 @@ static inline void place_count(unsigned n, unsigned m, int64_t delta)
         place_hand_over_bytes(c);
 }
 
+/* A thread that allocated only placed blocks is one of the threads that allocated too:
+ * registered (once, when counting) as its first pass-through count would register it. */
+static inline void place_thread_seen(void)
+{
+    if (__builtin_expect(place_self.state == PLACE_THREAD_NEW, 0) && place_counting)
+        place_count_slow(0, 0, 0);
+}
+
 /* Called once libplace is ready. With counting, threads register on their next count
  * from then on; without, place_counting goes off and nothing is registered. */
 void place_threads_start(bool counting);

@@ -44,6 +44,33 @@ static struct place_lib memkind = {
     .nsyms = sizeof mk_syms / sizeof mk_syms[0],
 };
 
+/* A fixed kind's finalize at exit: keep it. Non-zero ends memkind's finalize loop, so
+ * no kind after it is torn down either (and memkind's check that every kind it made
+ * was destroyed, an assert, is skipped). */
+static int keep_kind(struct memkind *kind)
+{
+    (void)kind;
+    return -1;
+}
+
+/* memkind's destructor finalizes every kind it knows, and a fixed kind's finalize
+ * destroys its jemalloc arenas. It runs after libplace's destructor but before those of
+ * the libraries the program dlopened, and while other threads may still allocate: their
+ * frees and allocations would then reach destroyed arenas (a crash at exit, the
+ * program's buffered output lost). DESIGN.md section 7 says never tear a heap down, so
+ * fixed kinds are kept: in memkind 1.12 to 1.14, MEMKIND_FIXED_OPS (writable data)
+ * holds memkind_fixed_destroy both as its destroy (slot 1, which memkind_destroy_kind
+ * calls) and its finalize (slot 16, which only the destructor calls). Only when both
+ * slots say so is the finalize replaced; another layout is left alone. */
+static void keep_kinds_at_exit(void)
+{
+    enum { DESTROY = 1, FINALIZE = 16 };
+    void **ops = place_lib_sym(&memkind, "MEMKIND_FIXED_OPS");
+    void *destroy = place_lib_sym(&memkind, "memkind_fixed_destroy");
+    if (ops && destroy && ops[DESTROY] == destroy && ops[FINALIZE] == destroy)
+        ops[FINALIZE] = (void *)keep_kind;
+}
+
 static int create(struct place_arena *a, struct place_tier *t, size_t want,
                   const struct place_arena_spec *spec, const char **why)
 {
@@ -52,6 +79,7 @@ static int create(struct place_arena *a, struct place_tier *t, size_t want,
      * pages are reserved as mapped instead, so that a fault never finds none (SIGBUS). */
     if ((*why = place_lib_load(&memkind)))
         return -1;
+    keep_kinds_at_exit();
     int flags = spec && spec->flags ? spec->flags : MAP_NORESERVE;
     size_t len = spec && spec->len ? spec->len : want < ARENA_MIN ? ARENA_MIN : want;
     void *p = place_reserve(&len, spec && spec->len ? spec->len : ARENA_MIN, flags);

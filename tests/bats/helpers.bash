@@ -76,3 +76,68 @@ same_with_and_without() {
 dram_counts() {
     awk '$2 == "dram" && $3 == "dram" && $NF ~ /^[0-9]+$/ { print $(NF - 1), $NF }' "$1"
 }
+
+# The placing policies real programs must run under unchanged: everything in a node of
+# its own; site rules of depth 1 and 4; a limited node that falls back, waits or
+# overflows; a dry run planning for an HBW tier this machine lacks. Written into
+# $BATS_TEST_TMPDIR/policies, one NAME.ini each.
+PLACING_POLICIES="all site1 site4 fallback wait overflow dry"
+write_placing_policies() {
+    local d=$BATS_TEST_TMPDIR/policies node='[tier node]
+kind = dram'
+    mkdir -p "$d"
+    printf '%s\n[rule all]\nsize = 0..\nto = node\n' "$node" >"$d/all.ini"
+    printf '%s\n[rule s]\nsize = 0..\nsite = *\ndepth = 1\nto = node\n' "$node" >"$d/site1.ini"
+    printf '%s\n[rule s]\nsize = 0..\nsite = *\ndepth = 4\nto = node\n' "$node" >"$d/site4.ini"
+    printf '%s\nlimit = 4M\n[rule all]\nsize = 0..\nto = node, dram\n' "$node" >"$d/fallback.ini"
+    printf '%s\nlimit = 32M\n[rule all]\nsize = 0..\nto = node, dram\non_full = wait\nwait = 5ms\n' \
+        "$node" >"$d/wait.ini"
+    printf '%s\nlimit = 4M\n[rule all]\nsize = 0..\nto = node\non_full = overflow\n' "$node" >"$d/overflow.ini"
+    printf '[libplace]\ndry_run = yes\n[tier fast]\nkind = hbw\nlimit = 64M\n[rule big]\nsize = 256..\nto = fast, dram\n' \
+        >"$d/dry.ini"
+}
+
+# Runs the shell snippet $1 without libplace, then under each placing policy with a
+# report file, in a fresh $BATS_TEST_TMPDIR/work each time: stdout and the exit status
+# must be the same every time, and stderr too once libplace's own lines are set aside.
+# Some process of each run must have placed blocks in the policy's node (its report says
+# so), or the run proved nothing.
+same_under_policies() {
+    local script=$1 t=$BATS_TEST_TMPDIR policy status
+    write_placing_policies
+    for policy in without $PLACING_POLICIES; do
+        rm -rf "$t/work" "$t/reports"
+        mkdir "$t/work" "$t/reports"
+        status=0
+        if [ "$policy" = without ]; then
+            env -u LD_PRELOAD bash -c "cd '$t/work' && $script" >"$t/$policy.out" 2>"$t/$policy.err" \
+                </dev/null || status=$?
+        else
+            env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$t/policies/$policy.ini" \
+                LIBPLACE_REPORT="$t/reports/report-%p" bash -c "cd '$t/work' && $script" \
+                >"$t/$policy.out" 2>"$t/$policy.err" </dev/null || status=$?
+        fi
+        grep -v '^libplace: ' "$t/$policy.err" >"$t/$policy.err.program" || true
+        echo "$status" >"$t/$policy.status"
+        [ "$policy" = without ] && continue
+        cmp -s "$t/without.out" "$t/$policy.out" || {
+            echo "stdout differs under $policy:"
+            diff "$t/without.out" "$t/$policy.out" | head -20
+            return 1
+        }
+        cmp -s "$t/without.err.program" "$t/$policy.err.program" || {
+            echo "stderr differs under $policy:"
+            diff "$t/without.err.program" "$t/$policy.err.program" | head -20
+            return 1
+        }
+        [ "$(cat "$t/$policy.status")" = "$(cat "$t/without.status")" ] || {
+            echo "exit status differs under $policy: $(cat "$t/without.status") vs $(cat "$t/$policy.status")"
+            return 1
+        }
+        awk '$1 == "libplace:" && ($2 == "node" || $2 == "fast") && $(NF - 1) > 0 { found = 1 }
+             END { exit !found }' "$t"/reports/* || {
+            echo "under $policy no process placed a block (reports: $(ls "$t/reports" | wc -l))"
+            return 1
+        }
+    done
+}

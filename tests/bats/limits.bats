@@ -73,7 +73,8 @@ jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load
 
 @test "on_full = wait times out into the rest of the chain; a node without a limit never waits" {
     policy 1M wait "wait = 50ms"
-    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" "$PROGS/limits" fill $((256 << 10)) 6
+    # a second thread lives meanwhile: a process with one thread never waits (reliability.bats)
+    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" "$PROGS/limits" fill $((256 << 10)) 6 idle
     assert_success
     assert_output "0 capped
 1 capped
@@ -267,4 +268,29 @@ aligned_alloc 8192: capped, used within limit"
     assert_success
     valid_report "$BATS_TEST_TMPDIR/r.json"
     /usr/bin/python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["program"] == "li\ufffdmits"' "$BATS_TEST_TMPDIR/r.json"
+}
+
+@test "stress: 8 threads, realloc, cross-thread frees and forks, every on_full: limits hold, counters balance" {
+    local mode iters
+    for mode in fallback wait overflow; do
+        iters=3000
+        extra=""
+        [ "$mode" = wait ] && iters=400 && extra="wait = 5ms" # a wait takes its time
+        policy 8M "$mode" "$extra"
+        run timeout 120 env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" \
+            "$PROGS/limits" stress 8 "$iters"
+        assert_success
+        # every block freed, by the program's count and by libplace's; every child that
+        # forked found the node as its parent left it
+        assert_line --regexp "^over [0-9]+ tracked 0 used 0 peak [0-9]+ limit $((8 << 20))\$"
+        assert_line --regexp '^forks [1-9][0-9]* failed 0$'
+        if [ "$mode" != overflow ]; then # only overflow may pass the limit
+            assert_line --regexp '^over 0 '
+            [ "$(node capped peak)" -le $((8 << 20)) ]
+        fi
+        valid_report "$BATS_TEST_TMPDIR/report.json"
+        [ "$(node capped allocations)" = "$(node capped frees)" ]
+        [ "$(node capped in_use)" = 0 ]
+        rm -f "$BATS_TEST_TMPDIR"/report.json*
+    done
 }

@@ -1,5 +1,5 @@
 /* A library loaded with dlopen after start: allocates in its constructor, in a function
- * the program calls, and frees in its destructor. */
+ * the program calls, and frees and allocates in its destructor (as libgfortran's does). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +14,8 @@ __attribute__((constructor)) static void lib_init(void)
 
 __attribute__((destructor)) static void lib_fini(void)
 {
+    free(greeting);
+    greeting = realloc(malloc(16), 4096);
     free(greeting);
 }
 

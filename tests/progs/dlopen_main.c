@@ -1,8 +1,12 @@
 /* dlopens a library given on the command line, calls into it, frees what it returned
- * and closes it. */
+ * and closes it; with "keep", leaves it open, so that its destructor runs at exit, after
+ * libplace's and after those of the libraries libplace loaded.
+ *
+ *   dlopen_main LIBRARY [keep] */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int main(int argc, char **argv)
 {
@@ -25,6 +29,8 @@ int main(int argc, char **argv)
         puts(s);
         free(s); /* allocated inside the library, freed here */
     }
+    if (argc > 2 && strcmp(argv[2], "keep") == 0)
+        return 0;
     dlclose(h);
     return 0;
 }

@@ -4,9 +4,15 @@
  * themselves, not only against libplace's counters.
  *
  *   limits threads N ITERS   N threads allocate 64-256 KiB blocks and free each other's
+ *   limits stress N ITERS    the same, with realloc of every fourth block, and the first
+ *                            thread forking a child every 100 blocks that allocates and
+ *                            frees in the node and checks it from its side
  *   limits wait MS           fill capped, then a thread's malloc waits until main frees
  *                            a block MS ms later
- *   limits fill SIZE COUNT   COUNT blocks of SIZE: where each went, or the errno
+ *   limits fill SIZE COUNT [idle]
+ *                            COUNT blocks of SIZE: where each went, or the errno; with
+ *                            idle, a second thread lives meanwhile (one that could free,
+ *                            so that on_full = wait waits)
  *   limits api               what the API answers (without libplace: not loaded)
  *   limits align             memalign with alignments glibc rounds up, and a big one
  *   limits grow              realloc keeps every usable byte of the old block
@@ -18,6 +24,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,9 +63,56 @@ static void give(void *p)
     free(p);
 }
 
+/* realloc, keeping the count of blocks in capped: p leaves it, the new block may join */
+static void *resize(void *p, size_t size)
+{
+    if (in_capped(p))
+        atomic_fetch_sub(&tracked, (long long)malloc_usable_size(p));
+    void *q = realloc(p, size);
+    if (!q) { /* p is as it was */
+        q = p;
+        size = 0;
+    }
+    if (in_capped(q)) {
+        long long now = atomic_fetch_add(&tracked, (long long)malloc_usable_size(q)) +
+                        (long long)malloc_usable_size(q);
+        if (now > limit)
+            atomic_fetch_add(&over, 1);
+    }
+    memset(q, 0xcd, size);
+    return q;
+}
+
+/* A forked child: it holds its parent's blocks, allocates and frees some of its own in
+ * the node, and finds the node's count back where its parent left it. */
+static void child(unsigned seed)
+{
+    void *p[8];
+    long long before = place_used("capped");
+    for (int k = 0; k < 8; k++)
+        p[k] = malloc((64 << 10) + rand_r(&seed) % (64 << 10));
+    for (int k = 0; k < 8; k++)
+        free(p[k]);
+    _exit(place_used("capped") == before && before >= 0 ? 0 : 1);
+}
+
 enum { SLOTS = 64 };
 static _Atomic(void *) shared[SLOTS]; /* blocks handed between threads */
 static int iters;
+static bool stress;
+static _Atomic int forks, failed;
+
+static void fork_one(unsigned seed)
+{
+    pid_t pid = fork();
+    if (pid == 0)
+        child(seed);
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+        WEXITSTATUS(status) != 0)
+        atomic_fetch_add(&failed, 1);
+    atomic_fetch_add(&forks, 1);
+}
 
 static void *churn(void *arg)
 {
@@ -66,6 +120,10 @@ static void *churn(void *arg)
     for (int k = 0; k < iters; k++) {
         size_t size = (64 << 10) + rand_r(&seed) % (192 << 10);
         void *p = take(size);
+        if (stress && p && k % 4 == 0)
+            p = resize(p, (16 << 10) + rand_r(&seed) % (256 << 10));
+        if (stress && (size_t)arg == 1 && k % 100 == 99)
+            fork_one(seed);
         /* swap it into a random slot and free what another thread left there */
         give(atomic_exchange(&shared[rand_r(&seed) % SLOTS], p));
     }
@@ -83,6 +141,8 @@ static int threads(int n)
         give(atomic_exchange(&shared[k], NULL));
     printf("over %d tracked %lld used %lld peak %lld limit %lld\n", atomic_load(&over),
            atomic_load(&tracked), place_used("capped"), place_peak("capped"), limit);
+    if (stress)
+        printf("forks %d failed %d\n", atomic_load(&forks), atomic_load(&failed));
     return 0;
 }
 
@@ -128,8 +188,17 @@ static int wait_for_room(int ms)
     return 0;
 }
 
-static int fill(size_t size, int count)
+static void *idle(void *arg)
 {
+    pause(); /* until the process ends */
+    return arg;
+}
+
+static int fill(size_t size, int count, bool company)
+{
+    pthread_t t;
+    if (company)
+        pthread_create(&t, NULL, idle, NULL);
     for (int k = 0; k < count; k++) {
         errno = 0;
         void *p = malloc(size);
@@ -232,14 +301,15 @@ static int spin(int n)
 int main(int argc, char **argv)
 {
     limit = place_limit("capped");
-    if (argc == 4 && strcmp(argv[1], "threads") == 0) {
+    if (argc == 4 && (strcmp(argv[1], "threads") == 0 || strcmp(argv[1], "stress") == 0)) {
         iters = atoi(argv[3]);
+        stress = argv[1][0] == 's';
         return threads(atoi(argv[2]));
     }
     if (argc == 3 && strcmp(argv[1], "wait") == 0)
         return wait_for_room(atoi(argv[2]));
-    if (argc == 4 && strcmp(argv[1], "fill") == 0)
-        return fill((size_t)atoll(argv[2]), atoi(argv[3]));
+    if ((argc == 4 || argc == 5) && strcmp(argv[1], "fill") == 0)
+        return fill((size_t)atoll(argv[2]), atoi(argv[3]), argc == 5 && strcmp(argv[4], "idle") == 0);
     if (argc == 2 && strcmp(argv[1], "api") == 0)
         return api();
     if (argc == 2 && strcmp(argv[1], "align") == 0)
@@ -251,7 +321,7 @@ int main(int argc, char **argv)
     if (argc == 3 && strcmp(argv[1], "spin") == 0)
         return spin(atoi(argv[2]));
     fprintf(stderr,
-            "usage: limits threads N ITERS | wait MS | fill SIZE COUNT | api | align | grow "
+            "usage: limits threads N ITERS | stress N ITERS | wait MS | fill SIZE COUNT | api | align | grow "
             "| childsig | spin N\n");
     return 2;
 }

@@ -3,6 +3,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../config/keys.h"
 #include "../../config/options.h"
 #include "../../config/policy.h"
 #include "check.h"
@@ -138,8 +144,9 @@ static void invalid(void)
               "t.ini:2: size = 1.5G..: fractions are not accepted; expected a size such as 4096, "
               "64K, 1M or 2G (1536K, not 1.5M)");
     one_error("[rule a]\nsize = 99999999999999999999..\nto = dram\n",
-              "t.ini:2: size = 99999999999999999999..: the number is too large; expected a size "
-              "such as 4096, 64K, 1M or 2G (at most 16E)");
+              "t.ini:2: size = 99999999999999999999..: '99999999999999999999' is too large; "
+              "expected a size of at most 9223372036854775807 (8E - 1 byte), such as 4096, 64K, "
+              "1M or 2G");
     one_error("[rule a]\nsize = 64M..1M\nto = dram\n",
               "t.ini:2: size = 64M..1M: MIN is larger than MAX; expected MIN..MAX with MIN <= "
               "MAX");
@@ -257,6 +264,171 @@ static void invalid(void)
     CHECK(strstr(said, "t.ini:3: the line has 1017 characters; expected at most 1000") != NULL);
 }
 
+/* Sizes land in signed 64-bit byte counters and in the runtime query's long long: the
+ * largest is INT64_MAX bytes, for every size-valued key and the environment's overrides,
+ * and the message says so. */
+static void size_limits(void)
+{
+    static const char too_large[] = "is too large; expected a size of at most "
+                                    "9223372036854775807 (8E - 1 byte), such as 4096, 64K, 1M "
+                                    "or 2G";
+    char expect[512];
+    snprintf(expect, sizeof expect, "t.ini:3: limit = 9000P: '9000P' %s", too_large);
+    one_error("[tier c]\nkind = dram\nlimit = 9000P\n", expect);
+    snprintf(expect, sizeof expect, "t.ini:3: limit = 16E: '16E' %s", too_large);
+    one_error("[tier c]\nkind = dram\nlimit = 16E\n", expect);
+    snprintf(expect, sizeof expect, "t.ini:3: limit = 8E: '8E' %s", too_large);
+    one_error("[tier c]\nkind = dram\nlimit = 8E\n", expect);
+    snprintf(expect, sizeof expect,
+             "t.ini:3: limit = 9223372036854775808: '9223372036854775808' %s", too_large);
+    one_error("[tier c]\nkind = dram\nlimit = 9223372036854775808\n", expect);
+    snprintf(expect, sizeof expect, "t.ini:3: chunk_max = 8192P: '8192P' %s", too_large);
+    one_error("[tier p]\nkind = pinned\nchunk_max = 8192P\n", expect);
+    snprintf(expect, sizeof expect, "t.ini:3: chunk_initial = 8E: '8E' %s", too_large);
+    one_error("[tier p]\nkind = pinned\nchunk_initial = 8E\n", expect);
+    snprintf(expect, sizeof expect, "t.ini:2: size = 1M..9000P: '9000P' %s", too_large);
+    one_error("[rule a]\nsize = 1M..9000P\nto = dram\n", expect);
+
+    /* the largest: INT64_MAX bytes, in digits or as the largest of a unit */
+    parse("[tier a]\nkind = dram\nlimit = 9223372036854775807\n[tier b]\nkind = dram\n"
+          "limit = 7E\n[tier c]\nkind = dram\nlimit = 8191P\n",
+          NULL);
+    CHECK_EQ(p.errors, 0);
+    CHECK(p.tiers[1].limit == (uint64_t)INT64_MAX);
+    CHECK(p.tiers[2].limit == 7ull << 60);
+    CHECK(p.tiers[3].limit == 8191ull << 50);
+
+    /* the environment's override, as LIBPLACE_LIMIT_HBW gives it */
+    said[0] = 0;
+    place_policy_init(&p, collect, NULL);
+    place_policy_set(&p, &(struct place_origin){"LIBPLACE_LIMIT_HBW=9000P", 0, false}, "hbw",
+                     "limit", "9000P");
+    snprintf(expect, sizeof expect, "LIBPLACE_LIMIT_HBW=9000P: '9000P' %s\n", too_large);
+    CHECK_EQ(p.errors, 1);
+    CHECK(strcmp(said, expect) == 0);
+    CHECK(place_policy_tier(&p, "hbw", false)->limit == 0);
+}
+
+/* An empty value says what was expected, with examples: no blank where a value would be
+ * quoted, for every key of every section. */
+static void empty_values(void)
+{
+    one_error("[rule a]\nsize =\nto = dram\n",
+              "t.ini:2: size = : no window; expected MIN..MAX with either end left out, as 1M.. "
+              "for 1M and above, ..64K for up to 64K or 4K..64K");
+    one_error("[tier c]\nkind = dram\nlimit =\n",
+              "t.ini:3: limit = : no size; expected a size such as 4096, 64K, 1M or 2G");
+    const struct place_key *tables[] = {place_libplace_keys, place_tier_keys, place_rule_keys};
+    const char *headers[] = {"[libplace]", "[tier x]", "[rule x]"};
+    for (int t = 0; t < 3; t++)
+        for (int k = 0; tables[t][k].name; k++) {
+            if (tables[t] == place_rule_keys && k == PLACE_RKEY_NAME)
+                continue; /* inline rules only */
+            char text[128];
+            snprintf(text, sizeof text, "%s\n%s =\n", headers[t], tables[t][k].name);
+            said[0] = 0;
+            place_policy_init(&p, collect, NULL);
+            place_policy_parse_text(&p, "t.ini", text);
+            const char *why = strstr(said, " = : ");
+            const char *expected = why ? strstr(why, "expected ") : NULL;
+            if (p.errors != 1 || !expected || strstr(said, "''") || strstr(said + 5, "  ") ||
+                strstr(said, " ,") || expected[9] == ' ' || expected[9] == '\n') {
+                fprintf(stderr, "empty %s: %s", tables[t][k].name, said);
+                check_failures++;
+            }
+        }
+}
+
+/* Writes text (n bytes) to a fresh file at path with the given mode. */
+static void write_file(const char *path, const char *text, size_t n, mode_t mode)
+{
+    unlink(path);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    CHECK(fd >= 0 && write(fd, text, n) == (ssize_t)n);
+    close(fd);
+    CHECK(chmod(path, mode) == 0);
+}
+
+static void parse_file(const char *path)
+{
+    said[0] = 0;
+    place_policy_init(&p, collect, NULL);
+    place_policy_parse_file(&p, path);
+    place_policy_finish(&p);
+}
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    static const char msg[] = "test_config: opening a FIFO as the policy blocked\n";
+    write(2, msg, sizeof msg - 1);
+    _exit(1);
+}
+
+/* What a policy file must be: a regular text file, not empty; never waited on. */
+static void policy_files(void)
+{
+    /* a FIFO: refused at once, not waited on for a writer */
+    unlink("test_config.fifo");
+    CHECK(mkfifo("test_config.fifo", 0600) == 0);
+    signal(SIGALRM, on_alarm);
+    alarm(10);
+    parse_file("test_config.fifo");
+    alarm(0);
+    CHECK_EQ(p.errors, 1);
+    CHECK(strcmp(said, "test_config.fifo: not a regular file (a FIFO); expected a policy file\n") ==
+          0);
+    unlink("test_config.fifo");
+    parse_file(".");
+    CHECK(strcmp(said, ".: not a regular file (a directory); expected a policy file\n") == 0);
+    parse_file("/dev/null");
+    CHECK(strcmp(said, "/dev/null: not a regular file (a character device); expected a policy "
+                       "file\n") == 0);
+
+    /* a NUL byte: the file and its line */
+    write_file("test_config.ini", "[rule a]\nto = dram\nsize = 1M..\0\n", 31, 0600);
+    parse_file("test_config.ini");
+    CHECK_EQ(p.errors, 1);
+    CHECK(strcmp(said, "test_config.ini:3: the line holds a NUL byte; expected a text file (a "
+                       "policy file is text, as [rule NAME] and key = value lines)\n") == 0);
+    /* /proc files say they are empty (st_size 0) and are not: read to the end */
+    parse_file("/proc/self/environ");
+    CHECK_EQ(p.errors, 1);
+    CHECK(strncmp(said, "/proc/self/environ:", 19) == 0 &&
+          strstr(said, ": the line holds a NUL byte"));
+    parse_file("/proc/self/status");
+    CHECK(strstr(said, "/proc/self/status:1: Name:") != NULL); /* its lines, read */
+
+    /* empty: nothing, blank lines, comments */
+    const char *empty[] = {"", "\n\n", "; a comment\n# another\n  \n"};
+    for (int k = 0; k < 3; k++) {
+        write_file("test_config.ini", empty[k], strlen(empty[k]), 0600);
+        parse_file("test_config.ini");
+        CHECK_EQ(p.errors, 1);
+        CHECK(strcmp(said, "test_config.ini: the policy is empty; expected at least a [libplace], "
+                           "[tier NAME] or [rule NAME] section\n") == 0);
+    }
+    /* a [libplace] section alone is a policy: a report of a run that places nothing */
+    write_file("test_config.ini", "[libplace]\nreport = stderr\n", 27, 0600);
+    parse_file("test_config.ini");
+    CHECK_EQ(p.errors, 0);
+    CHECK(strcmp(said, "") == 0);
+
+    /* writable by others: a warning, not an error, and the policy is read */
+    write_file("test_config.ini", "[rule a]\nto = dram\n", 19, 0666);
+    parse_file("test_config.ini");
+    CHECK_EQ(p.errors, 0);
+    CHECK_EQ(p.nrules, 1);
+    CHECK(strcmp(said, "test_config.ini: the policy file is writable by other users (mode 0666): "
+                       "anyone could change what this program does; chmod o-w "
+                       "test_config.ini\n") == 0);
+    /* by its group only: no warning */
+    CHECK(chmod("test_config.ini", 0664) == 0);
+    parse_file("test_config.ini");
+    CHECK(p.errors == 0 && strcmp(said, "") == 0);
+    remove("test_config.ini");
+}
+
 static void inline_rules(void)
 {
     parse(NULL, "size=1M.. to=hbw,dram; name=solver site=libsolver.so*:*|*dgemm* depth=2 to=dram;");
@@ -310,6 +482,9 @@ int main(void)
 {
     valid();
     invalid();
+    size_limits();
+    empty_values();
+    policy_files();
     inline_rules();
     environment();
     return CHECK_DONE();

@@ -1,4 +1,6 @@
 /* LIBPLACE_* parsing and the report path template. */
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,15 +11,16 @@
 #include "../../policy/base/path.h"
 #include "check.h"
 
-/* Reads env (NULL-terminated) and returns what libplace said on its stderr. */
-static const char *read_env(char **env)
+/* Reads env (NULL-terminated), as a program in secure-execution mode (set-user-ID) if
+ * secure, and returns what libplace said on its stderr. */
+static const char *read_env_secure(char **env, bool secure)
 {
     static char said[4096];
     int fds[2];
     CHECK(pipe(fds) == 0);
     place_use_stderr(fds[1]);
     place_options = (struct place_options){0};
-    place_options_read(env);
+    place_options_read_secure(env, secure);
     place_use_stderr(2);
     close(fds[1]);
     ssize_t n = read(fds[0], said, sizeof said - 1);
@@ -26,8 +29,48 @@ static const char *read_env(char **env)
     return said;
 }
 
+static const char *read_env(char **env)
+{
+    return read_env_secure(env, false);
+}
+
+/* A set-user-ID program: every LIBPLACE_* variable is ignored, without a word, as glibc
+ * ignores MALLOC_*; libplace runs as if none were set (no policy, no report). */
+static void secure_mode(void)
+{
+    int fd = open("test_options.secret", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    CHECK(fd >= 0 && write(fd, "root:SECRET:19000::::::\n", 24) == 24);
+    close(fd);
+    char *env[] = {"LIBPLACE_POLICY=test_options.secret",
+                   "LIBPLACE_REPORT=/tmp/libplace-secure-report-%p",
+                   "LIBPLACE_RULES=size=1M.. to=hbw",
+                   "LIBPLACE_LIMIT_HBW=1G",
+                   "LIBPLACE_CHECK=1",
+                   "LIBPLACE_ON_ERROR=passthrough",
+                   "LIBPLACE_BOGUS=1",
+                   NULL};
+    /* the same variables outside secure mode: read, quoted, complained of */
+    const char *said = read_env_secure(env, false);
+    CHECK(strstr(said, "test_options.secret:1: root:SECRET") != NULL);
+    CHECK(place_config.errors > 0);
+
+    said = read_env_secure(env, true);
+    CHECK(strcmp(said, "") == 0);
+    CHECK(place_options.report == NULL);
+    CHECK(!place_options.check && !place_options.refuse && !place_options.untouched);
+    CHECK_EQ(place_config.errors, 0);
+    CHECK_EQ(place_config.nrules, 0);
+    CHECK_EQ(place_config.ntiers, 1); /* dram alone */
+    CHECK(strcmp(place_config.file, "") == 0);
+    CHECK(strcmp(place_config.report, "") == 0);
+    CHECK_EQ(place_config.on_error, PLACE_ON_ERROR_ABORT);
+    remove("test_options.secret");
+}
+
 int main(void)
 {
+    secure_mode();
+
     char *ok[] = {"PATH=/bin", "LIBPLACE_REPORT=stderr", NULL};
     CHECK(strcmp(read_env(ok), "") == 0);
     CHECK(place_options.report && strcmp(place_options.report, "stderr") == 0);
