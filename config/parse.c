@@ -39,8 +39,13 @@ void place_policy_error(struct place_policy *p, const struct place_origin *at, c
 /* deviceN names GPU N's tier; a name is at most PLACE_NAME_MAX - 1 characters */
 static bool device_name(const char *name)
 {
-    size_t digits = strspn(name + (strncmp(name, "device", 6) == 0 ? 6 : 0), "0123456789");
-    return strncmp(name, "device", 6) == 0 && digits > 0 && digits <= 4 && !name[6 + digits];
+    if (strncmp(name, "device", 6) != 0)
+        return false;
+    const char *n = name + 6;
+    size_t digits = 0;
+    while (digits <= 4 && n[digits] >= '0' && n[digits] <= '9')
+        digits++;
+    return digits > 0 && digits <= 4 && !n[digits];
 }
 
 bool place_policy_kind_of(const char *name, enum place_kind *kind)
