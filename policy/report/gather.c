@@ -65,6 +65,8 @@ static void node(struct place_node_row *n, struct place_tier *t, int signal)
         .s = t == &place_dram && !signal ? place_threads_dram()
                                          : place_stats_snapshot(t->stats, NULL),
     };
+    if (t->limit && n->s.peak > (int64_t)t->limit)
+        n->overflow_peak = (uint64_t)n->s.peak - t->limit;
     size_t total, free;
     if (t->ops && !t->unavailable && t->ops->stats(t, &total, &free) == 0)
         n->machine = true, n->total = total, n->free = free;

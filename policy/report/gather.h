@@ -22,6 +22,7 @@ struct place_node_row {
     uint64_t limit;
     unsigned reclaim_min, reclaim_target; /* percent; 0: no watermarks */
     struct place_snapshot s;
+    uint64_t overflow_peak; /* the most bytes ever in use past the limit */
     bool machine; /* total and free are known */
     uint64_t total, free;
     bool checked; /* verified holds the kernel's word on where the tier's pages are */

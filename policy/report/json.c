@@ -10,7 +10,7 @@
 static void header(struct place_json *j, const struct place_gathered *g)
 {
     place_json_str(j, "schema", "libplace-report");
-    place_json_int(j, "version", 1);
+    place_json_int(j, "version", 2);
     place_json_int(j, "pid", g->pid);
     if (g->forked_from)
         place_json_int(j, "forked_from", g->forked_from);
@@ -66,7 +66,8 @@ static void nodes(struct place_json *j, const struct place_gathered *g)
         place_json_uint(j, "fallbacks_in", e[PLACE_EV_FALLBACKS_IN]);
         place_json_uint(j, "waits", e[PLACE_EV_WAITS]);
         place_json_milli(j, "wait_seconds", e[PLACE_EV_WAIT_NS] / 1000000);
-        place_json_uint(j, "overflow_bytes", e[PLACE_EV_OVERFLOW]);
+        place_json_uint(j, "overflows", e[PLACE_EV_OVERFLOW]);
+        place_json_uint(j, "overflow_peak", n->overflow_peak);
         place_json_uint(j, "failures", e[PLACE_EV_FAILURES]);
         place_json_uint(j, "reclaimed_bytes", e[PLACE_EV_RECLAIMED]);
         place_json_uint(j, "skipped", e[PLACE_EV_SKIPPED]);

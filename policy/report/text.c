@@ -80,7 +80,7 @@ static void text_nodes(int fd, const struct place_gathered *g)
                        (unsigned long long)e[PLACE_EV_FALLBACKS_OUT],
                        (unsigned long long)e[PLACE_EV_FALLBACKS_IN],
                        (unsigned long long)e[PLACE_EV_WAITS], waited,
-                       place_size_str(over, (int64_t)e[PLACE_EV_OVERFLOW]),
+                       place_size_str(over, (int64_t)n->overflow_peak),
                        (unsigned long long)e[PLACE_EV_FAILURES],
                        place_size_str(recl, (int64_t)e[PLACE_EV_RECLAIMED]),
                        (unsigned long long)e[PLACE_EV_SKIPPED]);

@@ -41,7 +41,7 @@ enum place_event {
     PLACE_EV_FALLBACKS_IN,  /* served here after an earlier tier refused */
     PLACE_EV_WAITS,         /* on_full = wait: how often */
     PLACE_EV_WAIT_NS,       /* ... and how long */
-    PLACE_EV_OVERFLOW,      /* bytes charged past the limit by on_full = overflow */
+    PLACE_EV_OVERFLOW,      /* allocations on_full = overflow charged past the limit */
     PLACE_EV_FAILURES,      /* requests that got NULL (on_full = fail) */
     PLACE_EV_RECLAIMED,     /* bytes the tier's reclaim released */
     PLACE_EV_SKIPPED,       /* requests a chain sent here while it is unavailable */

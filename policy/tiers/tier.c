@@ -78,11 +78,9 @@ void place_tier_commit_marks(struct place_tier *t, size_t got, bool force)
     int64_t after = place_stats_bytes(t->stats);
     if (t->reclaim_below)
         watermark(t, after, got);
-    if (force && t->limit) {
-        int64_t over = after - (int64_t)t->limit;
-        place_stats_count(t->stats, PLACE_EV_OVERFLOW,
-                          over <= 0 ? 0 : over < (int64_t)got ? (uint64_t)over : got);
-    }
+    /* how far past the limit the node went is its peak's business (peak - limit) */
+    if (force && t->limit && after > (int64_t)t->limit)
+        place_stats_count(t->stats, PLACE_EV_OVERFLOW, 1);
 }
 
 bool place_tier_charge(struct place_tier *t, size_t bytes, bool force)

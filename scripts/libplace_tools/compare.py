@@ -39,6 +39,8 @@ NODE_FIGURES = [("limit", "limit", limit_text, signed_size),
                 ("fallbacks in", "fallbacks_in", str, count_diff),
                 ("waits", "waits", str, count_diff),
                 ("wait seconds", "wait_seconds", seconds, seconds_diff),
+                ("overflows", "overflows", str, count_diff),
+                ("overflow peak", "overflow_peak", size_str, signed_size),
                 ("skipped", "skipped", str, count_diff)]
 RULE_FIGURES = [("hits", "hits", str, count_diff),
                 ("bytes asked", "bytes", size_str, signed_size)]

@@ -1,8 +1,8 @@
 """place-report merge: the reports of one job's processes as one report, valid against
-the schema. A merged report is a version 1 report with one key more, "merged": the
+the schema. A merged report is a report of the version read with one key more, "merged": the
 processes it sums ({"pid", "rank", "host", "program", "hash"} each)."""
 
-from .report import (EXIT_USAGE, NODE_COUNTERS, START_FORMAT, TIMELINE_MAX, Failure,
+from .report import (EXIT_USAGE, NODE_COUNTERS, START_FORMAT, TIMELINE_MAX, VERSION, Failure,
                      parse_start, say)
 
 def check_policies(reports, force):
@@ -43,7 +43,7 @@ def merge(reports, force):
     inputs = merged_inputs(docs)
     return {
         "schema": "libplace-report",
-        "version": 1,
+        "version": VERSION,
         "pid": docs[0]["pid"],
         "forked_from": None,
         "program": joined_distinct(inputs, "program", docs),
@@ -99,7 +99,8 @@ def merge_node(name, group):
         "limit": max(n["limit"] for n in nodes),
         **node_availability(nodes),
         # a sum of peaks: the processes need not have peaked at the same moment, so this
-        # is an upper bound of the job's peak (the timeline has the real sum over time)
+        # is an upper bound of the job's peak (the timeline has the real sum over time);
+        # overflow_peak, a sum among NODE_COUNTERS, is one in the same way
         "peak": sum(n["peak"] for n in nodes),
         "in_use": sum(n["in_use"] for n in nodes),
         "wait_seconds": round(sum(n["wait_seconds"] for n in nodes), 6),

@@ -10,8 +10,8 @@ from .compare import compare
 from .merge import merge
 from .plot import default_title, plot_svg, write_png
 from .render import render
-from .report import (EXIT_INPUT, EXIT_USAGE, NAME, STDIN, Failure, load_report, load_reports,
-                     say, write_text)
+from .report import (EXIT_INPUT, EXIT_USAGE, NAME, STDIN, Failure, emit, load_report,
+                     load_reports, printable, say, write_text)
 
 class Parser(argparse.ArgumentParser):
     """argparse, with the program's prefix on usage errors."""
@@ -26,9 +26,11 @@ def build_parser():
     """The parser, and each command's own (for its usage errors)."""
     parser = Parser(prog=NAME, allow_abbrev=False,
                     description="Read libplace's JSON placement reports (docs/report.schema.json, "
-                                "version 1): print, merge, compare and chart them.",
-                    epilog="A REPORT of - is standard input. Exit status: 0 done, 1 bad input "
-                           "or output, 2 usage error (or merge of different policies).")
+                                "version 2): print, merge, compare and chart them.",
+                    epilog="A REPORT of - is standard input. Exit status: 0 done, 1 an output "
+                           "that cannot be written, 2 a usage error, a report that cannot be "
+                           "read or is not a valid libplace report, or a merge of different "
+                           "policies.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
                                      parser_class=Parser)
 
@@ -68,7 +70,7 @@ def build_parser():
 
 def run_render(args):
     doc = load_report(args.report)
-    sys.stdout.write(render(doc, resolve_lines=not args.no_lines))
+    emit(render(doc, resolve_lines=not args.no_lines))
 
 
 TIMELINE_POINT = re.compile(r"\[\s+(-?[0-9.eE+-]+),\s+(-?[0-9]+)\s+\]")
@@ -85,20 +87,21 @@ def run_merge(args):
     merged = merge(load_reports(args.reports), args.force)
     text = report_json(merged)
     if args.output is None or args.output == STDIN:
-        sys.stdout.write(text)
+        emit(text)
     else:
         write_text(args.output, text)
 
 
 def run_compare(args):
     (a_name, a), (b_name, b) = load_reports([args.a, args.b])
-    sys.stdout.write(compare(a_name, a, b_name, b))
+    emit(compare(a_name, a, b_name, b))
 
 
 def run_plot(args):
     extension = os.path.splitext(args.output)[1].lower()
     if extension not in (".svg", ".png"):
-        raise Failure(f"plot: -o {args.output}: the name must end in .svg or .png", EXIT_USAGE)
+        raise Failure(f"plot: -o {printable(args.output)}: the name must end in .svg or .png",
+                      EXIT_USAGE)
     doc = load_report(args.report)
     svg = plot_svg(doc, args.title if args.title is not None else default_title(doc))
     if extension == ".svg":
@@ -117,9 +120,11 @@ def main(argv):
     args, extra = parser.parse_known_args(argv)
     if extra:
         commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
+    if hasattr(sys.stdout, "reconfigure"):  # None when started with descriptor 1 closed
+        # a report's names in a locale that cannot write them: escapes, not a traceback
+        sys.stdout.reconfigure(errors="backslashreplace")
     try:
         COMMANDS[args.command](args)
-        sys.stdout.flush()
     except Failure as e:
         say(str(e))
         return e.status

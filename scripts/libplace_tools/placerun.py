@@ -4,6 +4,7 @@ list the tiers (the machine as probe finds it, the policy as libplace reads it).
 
 import errno
 import os
+import re
 import signal
 import struct
 import sys
@@ -68,7 +69,9 @@ of any LD_PRELOAD it had; options stop at PROGRAM. Other LIBPLACE_* variables in
 environment (LIBPLACE_LIMIT_HBW=8G, LIBPLACE_ON_ERROR=passthrough, ...) pass through.
 
 exit status: PROGRAM's own; 125 if the policy has errors (the program does not start)
-or libplace.so is not found; 126 if PROGRAM cannot be executed; 127 if it is not
+or libplace.so is not found or does not load as libplace (it is tried first, in a
+child: not an ELF shared object, another machine's, a library it needs missing, not
+libplace at all); 126 if PROGRAM cannot be executed; 127 if it is not
 found; 2 for a usage error. With --check and --tiers: 0 (no errors), 1 (errors).
 
 See libplace.policy(5).
@@ -97,6 +100,7 @@ class Options:
         self.tiers = False
         self.verify = False
         self.lib = None
+        self.lib_source = None  # "--lib", "LIBPLACE_LIB" or None (found next to placerun)
         self.help = False
         self.version = False
         self.positional = []  # PROGRAM [ARGS...], or the POLICY of --check
@@ -158,6 +162,7 @@ def find_lib(o):
         if multiarch != "x86_64-linux-gnu":
             dirs.append(os.path.join(top, "lib", "x86_64-linux-gnu"))
         candidates, source = [os.path.join(d, "libplace.so") for d in dirs], None
+    o.lib_source = source
     for c in candidates:
         if os.path.isfile(c):
             lib = os.path.abspath(c)
@@ -191,16 +196,91 @@ def build_env(o, lib, policy, check=None):
         env["LIBPLACE_VERIFY"] = "all"
     if o.report is not None:
         env["LIBPLACE_REPORT"] = o.report
-    elif not check and "LIBPLACE_REPORT" not in env:
-        # libplace is asked, so that the one parser judges the file
-        if not (env.get("LIBPLACE_POLICY") and libplace_policy.names_report(env, lib)):
-            env["LIBPLACE_REPORT"] = "stderr"
     if check:
         return libplace_policy.check_env(env, lib, check)
+    # One child with lib preloaded: that it loads and is libplace (ld.so only warns about
+    # an LD_PRELOAD it cannot load, and the program would run without it); and, when the
+    # report's destination is the policy's to say, libplace is asked, so that the one
+    # parser judges the file.
+    ask = "LIBPLACE_REPORT" not in env and bool(env.get("LIBPLACE_POLICY"))
+    rc, out, said = libplace_policy.probe(env, lib, policy=ask)
+    if not libplace_policy.loaded(rc):
+        refuse_lib(o, lib, rc, said)
+    if "LIBPLACE_REPORT" not in env and not (ask and libplace_policy.names_report(rc, out)):
+        env["LIBPLACE_REPORT"] = "stderr"
     previous = [p for p in env.get("LD_PRELOAD", "").replace(" ", ":").split(":") if p]
     previous = [p for p in previous if not same_file(p, lib)]
     env["LD_PRELOAD"] = ":".join([lib] + previous)
     return env
+
+
+ELF_MACHINES = {3: "i386", 8: "MIPS", 20: "PowerPC", 21: "PowerPC64", 22: "s390", 40: "ARM",
+                62: "x86-64", 183: "AArch64", 243: "RISC-V", 258: "LoongArch"}
+
+
+def elf_ident(path):
+    """(class, byte order, type, machine) of an ELF file; None if it is not one. Raises
+    OSError."""
+    with open(path, "rb") as f:
+        head = f.read(20)
+    if len(head) < 20 or head[:4] != b"\x7fELF":
+        return None
+    e_type, e_machine = struct.unpack_from("<HH" if head[5] == 1 else ">HH", head, 16)
+    return head[4], head[5], e_type, e_machine
+
+
+def elf_target(ident):
+    cls, data, _, machine = ident
+    bits = {1: "32-bit", 2: "64-bit"}.get(cls, f"class {cls}")
+    order = {1: "little-endian", 2: "big-endian"}.get(data, f"byte order {data}")
+    return f"{ELF_MACHINES.get(machine, f'machine {machine}')} {bits} {order}"
+
+
+def why_not_libplace(lib, rc, said):
+    """Why lib, preloaded into /bin/sh under LIBPLACE_CHECK, did not check as libplace does
+    (status rc, ld.so's words in said, if captured): a phrase."""
+    if rc is None:
+        return said.strip() or "it could not be tried"
+    if rc < 0:
+        return f"loading it kills the program (signal {-rc}, {signal.Signals(-rc).name})"
+    try:
+        ident = elf_ident(lib)
+    except OSError as e:
+        return f"cannot read it ({(e.strerror or str(e)).lower()})"
+    if ident is None:
+        return "not an ELF shared object"
+    if ident[2] != 3:  # ET_DYN
+        return "an ELF file, but not a shared object"
+    try:
+        own = elf_ident("/proc/self/exe")
+    except OSError:
+        own = None
+    if own and (own[0], own[1], own[3]) != (ident[0], ident[1], ident[3]):
+        return f"built for {elf_target(ident)}, not for this machine ({elf_target(own)})"
+    m = re.search(r"error while loading shared libraries: ([^:]+): ([^\n]*)", said)
+    if m:
+        return f"a library it needs does not load: {m.group(1)} ({m.group(2).strip()})"
+    m = re.search(r"cannot be preloaded \((.*)\): ignored", said)
+    if m:
+        return f"ld.so cannot preload it ({m.group(1)})"
+    if rc == libplace_policy.CHECK_SENTINEL:  # it loaded; libplace's constructor did not run
+        try:
+            with open(lib, "rb") as f:
+                has_api = b"\0place_api\0" in f.read()
+        except OSError:
+            has_api = False
+        if not has_api:
+            return "not libplace (it loads, but has no place_api)"
+        return "it loads, but libplace did not start in it (LIBPLACE_CHECK had no effect)"
+    lines = [line for line in said.splitlines() if line.strip()]
+    return lines[0].strip() if lines else f"loading it ends the program with status {rc}"
+
+
+def refuse_lib(o, lib, rc, said):
+    """lib does not load as libplace: one line, and the program does not start."""
+    where = f"{o.lib_source}: " if o.lib_source else ""
+    say(f"{where}{lib}: {why_not_libplace(lib, rc, said)}; expected the path of libplace.so")
+    sys.exit(EXIT_SETUP)
 
 
 def same_file(a, b):
@@ -233,7 +313,10 @@ def run_check(o, lib, policy, form="1"):
         return libplace_policy.run_check(env, lib, capture=form == "json")
     except libplace_policy.NotChecked as e:
         sys.stderr.write(e.said)
-        say(str(e))
+        if e.rc is not None:
+            say(f"{e}: {why_not_libplace(lib, e.rc, e.said)}")
+        else:
+            say(str(e))
         sys.exit(128 + e.sig if e.sig else EXIT_SETUP)
 
 

@@ -2,11 +2,12 @@
 (through rsvg-convert) PNG."""
 
 import math
+import re
 import shutil
 import subprocess
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax import saxutils
 
-from .report import Failure, who
+from .report import Failure, printable, who
 from .units import UNITS, size_str
 
 # Colours that stay apart for common colour blindness (Okabe-Ito), darkest first.
@@ -17,6 +18,17 @@ LEFT, RIGHT, TOP, BOTTOM = 90, 230, 56, 64  # room for tick labels, legend, titl
 FONT = "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif"
 # A limit far above what was used would flatten every line: it is left off the scale.
 LIMIT_SCALE_MAX = 4
+# What XML 1.0 has no place for (control characters, lone surrogates): a report's names or
+# a --title holding one would make the SVG malformed, or not writable as UTF-8.
+NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def escape(text):
+    return saxutils.escape(NOT_XML.sub("\ufffd", text))
+
+
+def quoteattr(text):
+    return saxutils.quoteattr(NOT_XML.sub("\ufffd", text))
 
 
 def time_ticks(t_max):
@@ -66,7 +78,8 @@ def series_of(doc):
     """Per node: its points, ending at the report (a step holds its value until then). A
     node without a timeline never held memory: it is drawn along 0, so every node shows."""
     end = max([doc["seconds"]] + [n["timeline"][-1][0] for n in doc["nodes"] if n["timeline"]])
-    end = end or 1.0
+    if end < 1e-6:  # none, or too short for ticks a float can space
+        end = 1.0
     series = []
     for node in doc["nodes"]:
         points = [tuple(p) for p in node["timeline"]] or [(0.0, 0)]
@@ -204,5 +217,5 @@ def write_png(path, svg):
     except OSError as e:
         raise Failure(f"cannot run {converter}: {e.strerror or e}") from None
     if proc.returncode != 0:
-        detail = proc.stderr.decode("utf-8", "replace").strip()
-        raise Failure(f"{path}: rsvg-convert failed: {detail or f'status {proc.returncode}'}")
+        detail = " ".join(proc.stderr.decode("utf-8", "replace").split())  # one line
+        raise Failure(f"{printable(path)}: rsvg-convert failed: {detail or f'status {proc.returncode}'}")

@@ -20,12 +20,13 @@ SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "policy.schema
 class NotChecked(Exception):
     """libplace did not check the policy: it did not load, /bin/sh did not run, or the
     check died of signal `sig`. `said` is what the check wrote on stderr, when that
-    was captured."""
+    was captured; `rc` is CHECK_SENTINEL when lib did not load or is not libplace."""
 
-    def __init__(self, message, said="", sig=None):
+    def __init__(self, message, said="", sig=None, rc=None):
         super().__init__(message)
         self.said = said
         self.sig = sig
+        self.rc = rc
 
 
 def check_env(env, lib, form="1"):
@@ -48,7 +49,7 @@ def run_check(env, lib, capture=False):
     # libplace validates in its constructor and exits 0 or 1 before main; if main runs
     # anyway, libplace did not load (ld.so said why) and nothing was checked.
     if rc == CHECK_SENTINEL:
-        raise NotChecked(f"{lib} did not load, so nothing was checked", said)
+        raise NotChecked(f"{lib} did not load, so nothing was checked", said, rc=rc)
     if rc < 0:
         raise NotChecked(f"the check died of signal {-rc} ({signal.Signals(-rc).name})", said, -rc)
     return rc, out, said
@@ -67,15 +68,35 @@ def read(out):
     return doc
 
 
-def names_report(env, lib):
-    """Whether the policy this environment names gives a report destination itself (its
-    report key, LIBPLACE_REPORT aside). A policy with errors: yes, as the run itself will
-    say what is wrong; so does a check that cannot be read."""
+def probe(env, lib, policy=True):
+    """One child, /bin/sh with lib preloaded under LIBPLACE_CHECK=json and its report
+    unset: (status, stdout, stderr). A libplace that loads checks and exits 0 or 1 before
+    main; CHECK_SENTINEL means the shell's main ran: lib did not load (ld.so said why on
+    stderr) or is not libplace. With policy false, no LIBPLACE_* variable of env goes
+    with it: only whether lib loads is asked, and no policy file is read."""
+    if not policy:
+        env = {k: v for k, v in env.items() if not k.startswith("LIBPLACE_")}
     env = check_env(env, lib, "json")
     env.pop("LIBPLACE_REPORT", None)
-    proc = subprocess.run(["/bin/sh", "-c", f"exit {CHECK_SENTINEL}"], env=env,
-                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    doc = read(proc.stdout.decode(errors="replace")) if proc.returncode == 0 else None
+    try:
+        proc = subprocess.run(["/bin/sh", "-c", f"exit {CHECK_SENTINEL}"], env=env,
+                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE)
+    except OSError as e:
+        return None, "", f"cannot run /bin/sh: {e.strerror}"
+    return proc.returncode, proc.stdout.decode(errors="replace"), proc.stderr.decode(errors="replace")
+
+
+def loaded(rc):
+    """Whether the probe's status says libplace loaded and checked (0 or 1)."""
+    return rc in (0, 1)
+
+
+def names_report(rc, out):
+    """Whether the policy the probe (policy=True) checked gives a report destination itself
+    (its report key, LIBPLACE_REPORT aside). A policy with errors: yes, as the run itself
+    will say what is wrong; so does a check that cannot be read."""
+    doc = read(out) if rc == 0 else None
     return doc is None or doc.get("report") is not None
 
 

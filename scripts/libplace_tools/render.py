@@ -63,6 +63,13 @@ def waits_text(node):
     return f"{node['waits']} ({seconds(node['wait_seconds'])} s)"
 
 
+def overflow_text(node):
+    """How far past its limit the node went at most, and how many allocations went past."""
+    if node["overflows"] == 0 and node["overflow_peak"] == 0:
+        return size_str(0)
+    return f"{size_str(node['overflow_peak'])} ({plural(node['overflows'], 'allocation')})"
+
+
 def node_lines(doc):
     header = ["node", "kind", "limit", "in use", "peak", "allocations", "frees", "refused",
               "fallbacks out", "fallbacks in", "waits", "overflow", "failures", "reclaimed",
@@ -70,7 +77,7 @@ def node_lines(doc):
     rows = [[n["name"], n["kind"], limit_text(n["limit"]), size_str(n["in_use"]),
              size_str(n["peak"]), str(n["allocations"]), str(n["frees"]), str(n["refused"]),
              str(n["fallbacks_out"]), str(n["fallbacks_in"]), waits_text(n),
-             size_str(n["overflow_bytes"]), str(n["failures"]), size_str(n["reclaimed_bytes"]),
+             overflow_text(n), str(n["failures"]), size_str(n["reclaimed_bytes"]),
              str(n["skipped"])]
             for n in doc["nodes"]]
     lines = table(header, rows, "ll" + "r" * (len(header) - 2))

@@ -1,4 +1,4 @@
-"""Reading libplace's JSON reports (docs/report.schema.json, version 1), and what the
+"""Reading libplace's JSON reports (docs/report.schema.json, version 2), and what the
 outputs of place-report's commands share: its messages, the text helpers.
 
 Python 3 standard library only, so that it runs wherever libplace's reports land
@@ -6,13 +6,16 @@ Python 3 standard library only, so that it runs wherever libplace's reports land
 
 import datetime
 import json
+import os
 import re
 import sys
 
 from .units import size_str
 
 NAME = "place-report"
-EXIT_INPUT = 1
+VERSION = 2  # of the reports read and written: 2 has overflows and overflow_peak, not overflow_bytes
+EXIT_INPUT = 1      # an output that cannot be written, a tool that cannot run
+EXIT_MALFORMED = 2  # a report that cannot be read or is not a valid libplace report
 EXIT_USAGE = 2
 STDIN = "-"
 TIMELINE_MAX = 512  # the schema's maxItems for a node's timeline
@@ -35,18 +38,39 @@ def say(message):
 
 # -- reading reports ---------------------------------------------------------------------
 
+# Far more than any report takes (its timelines run to 512 points, its sites to a top
+# table): a larger input is not a report, and reading it whole (/dev/zero) would not end.
+INPUT_MAX = 64 << 20
+
+
+def printable(text):
+    """text for a one-line message: control characters (a newline in a file name, a key)
+    and what cannot be written (lone surrogates) as escapes."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+
+
 def display_name(path):
-    return "<stdin>" if path == STDIN else path
+    return "<stdin>" if path == STDIN else printable(path)
 
 
 def read_bytes(path):
-    if path == STDIN:
-        return sys.stdin.buffer.read()
+    name = display_name(path)
     try:
-        with open(path, "rb") as f:
-            return f.read()
+        if path == STDIN:
+            if sys.stdin is None:
+                raise Failure(f"{name}: cannot read: standard input is closed", EXIT_MALFORMED)
+            data = sys.stdin.buffer.read(INPUT_MAX + 1)
+        else:
+            with open(path, "rb") as f:
+                data = f.read(INPUT_MAX + 1)
     except OSError as e:
-        raise Failure(f"{path}: cannot read: {e.strerror or e}") from None
+        raise Failure(f"{name}: cannot read: {e.strerror or e}", EXIT_MALFORMED) from None
+    if len(data) > INPUT_MAX:
+        raise Failure(f"{name}: not a libplace report: larger than {INPUT_MAX >> 20} MiB",
+                      EXIT_MALFORMED)
+    return data
 
 
 def _reject_constant(name):
@@ -59,31 +83,49 @@ def parse_json(name, data):
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise Failure(f"{name}: not JSON (not UTF-8 text)") from None
+        raise Failure(f"{name}: not JSON (not UTF-8 text)", EXIT_MALFORMED) from None
+    if not text.strip():
+        raise Failure(f"{name}: empty, not a libplace report", EXIT_MALFORMED)
     try:
         return json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as e:
-        raise Failure(f"{name}: not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
-    except ValueError as e:
-        raise Failure(f"{name}: not JSON: {e}") from None
+        if e.pos >= len(text.rstrip()):
+            raise Failure(f"{name}: not JSON: it ends before its JSON does, at line {e.lineno} "
+                          f"column {e.colno} (a truncated file?)", EXIT_MALFORMED) from None
+        raise Failure(f"{name}: not JSON: {e.msg} at line {e.lineno} column {e.colno}",
+                      EXIT_MALFORMED) from None
+    except ValueError as e:  # a constant above; an integer of more than 4300 digits
+        if "digits" in str(e):
+            raise Failure(f"{name}: not JSON this program can read: a number of more than "
+                          f"4300 digits", EXIT_MALFORMED) from None
+        raise Failure(f"{name}: not JSON: {printable(str(e))}", EXIT_MALFORMED) from None
     except RecursionError:
-        raise Failure(f"{name}: not JSON this program can read: nested too deeply") from None
+        raise Failure(f"{name}: not JSON this program can read: nested too deeply",
+                      EXIT_MALFORMED) from None
 
 
 def load_report(path):
-    """The report in PATH as a dict, checked to have every shape the subcommands rely on."""
+    """The report in PATH as a dict, checked to have every shape the subcommands rely on.
+    Every subcommand reads its reports here: what passes check_report cannot make one
+    fail later, and what does not is one message naming the file and the field."""
     name = display_name(path)
     doc = parse_json(name, read_bytes(path))
     if not isinstance(doc, dict) or doc.get("schema") != "libplace-report":
-        raise Failure(f'{name}: not a libplace report (expected "schema": "libplace-report")')
+        raise Failure(f'{name}: not a libplace report (expected "schema": "libplace-report")',
+                      EXIT_MALFORMED)
     version = doc.get("version")
-    if version != 1 or isinstance(version, bool):
-        raise Failure(f"{name}: a libplace report of version {json.dumps(version)}; "
-                      "place-report reads version 1")
+    if version != VERSION or isinstance(version, bool):
+        shown = json.dumps(version) if _is_number(version) and len(str(version)) < 24 \
+            else describe(version)
+        raise Failure(f"{name}: a libplace report of version {shown}; "
+                      f"place-report reads version {VERSION}", EXIT_MALFORMED)
     try:
         check_report(doc)
     except ShapeError as e:
-        raise Failure(f"{name}: not a valid libplace report: {e}") from None
+        raise Failure(f"{name}: not a valid libplace report: {e}", EXIT_MALFORMED) from None
+    except RecursionError:  # a deeply nested value where a flat one belongs
+        raise Failure(f"{name}: not a valid libplace report: nested too deeply",
+                      EXIT_MALFORMED) from None
     return doc
 
 
@@ -96,12 +138,22 @@ def load_reports(paths):
 # -- the shape of a report ---------------------------------------------------------------
 #
 # Not a full schema validator (that would need jsonschema, not in the standard library):
-# only the keys and types the subcommands use, so that a hand-edited or truncated report
-# gets a message naming the key instead of a traceback. Unknown keys are ignored, as the
-# schema asks of readers.
+# only the keys the subcommands use, with their types and ranges, so that a hand-edited,
+# truncated or hostile report gets a message naming the key instead of a traceback. The
+# ranges are those of what libplace writes: counters are unsigned 64-bit, byte figures
+# that can go negative signed 64-bit, times at most what 64-bit nanoseconds hold; within
+# them, every sum, ratio and float the subcommands compute stays finite. Strings must be
+# Unicode that can be written out (JSON's \ud800 escapes can make lone surrogates).
+# Unknown keys are ignored, as the schema asks of readers.
 
 class ShapeError(Exception):
     pass
+
+
+INT_MIN, INT_MAX = -(1 << 63), (1 << 63) - 1
+COUNT_MAX = (1 << 64) - 1
+PID_MAX = (1 << 31) - 1
+SECONDS_MAX = INT_MAX / 1e9  # 64-bit nanoseconds: 292 years
 
 
 def _is_int(v):
@@ -110,6 +162,25 @@ def _is_int(v):
 
 def _is_number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _in(low, high):
+    return lambda v: _is_int(v) and low <= v <= high
+
+
+def _is_seconds(v):
+    # a JSON number like 1e400 is read as infinity, and no check of NaN is >= 0
+    return _is_number(v) and 0 <= v <= SECONDS_MAX
+
+
+def _is_text(v):
+    if not isinstance(v, str):
+        return False
+    try:
+        v.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _is_start(v):
@@ -121,10 +192,12 @@ def _is_start(v):
 
 
 TYPES = {
-    "int": (_is_int, "an integer"),
-    "count": (lambda v: _is_int(v) and v >= 0, "an integer >= 0"),
-    "seconds": (lambda v: _is_number(v) and v >= 0, "a number >= 0"),
-    "str": (lambda v: isinstance(v, str), "a string"),
+    "int": (_in(INT_MIN, INT_MAX), "a signed 64-bit integer"),
+    "count": (_in(0, COUNT_MAX), "an unsigned 64-bit integer"),
+    "pid": (_in(1, PID_MAX), "a process id (an integer from 1 to 2^31 - 1)"),
+    "percent": (_in(0, 100), "an integer from 0 to 100"),
+    "seconds": (_is_seconds, f"a number of seconds from 0 to {SECONDS_MAX:.4g}"),
+    "str": (_is_text, "a string"),
     "bool": (lambda v: isinstance(v, bool), "true or false"),
     "object": (lambda v: isinstance(v, dict), "an object"),
     "array": (lambda v: isinstance(v, list), "an array"),
@@ -134,49 +207,88 @@ TYPES = {
 }
 
 # (key, type, required); a type ending in "?" may also be null.
-TOP_FIELDS = [("pid", "int", True), ("forked_from", "int?", False), ("program", "str", True),
+TOP_FIELDS = [("pid", "pid", True), ("forked_from", "pid?", False), ("program", "str", True),
               ("host", "str", True), ("rank", "str?", True), ("start", "start", True),
               ("seconds", "seconds", True), ("signal", "str?", False),
               ("threads", "object", True), ("policy", "object", True),
-              ("nodes", "array", True), ("rules", "array", True), ("sites", "object", True)]
+              ("nodes", "array", True), ("rules", "array", True), ("sites", "object", True),
+              ("merged", "array", False)]
 THREAD_FIELDS = [("allocating", "count", True), ("at_exit", "count", True)]
 POLICY_FIELDS = [("file", "str?", True), ("inline_rules", "bool", True), ("rules", "count", True),
                  ("hash", "hash", True), ("dry_run", "bool", True)]
 NODE_COUNTERS = ["allocations", "frees", "refused", "fallbacks_out", "fallbacks_in", "waits",
-                 "overflow_bytes", "failures", "reclaimed_bytes", "skipped"]
+                 "overflows", "overflow_peak", "failures", "reclaimed_bytes", "skipped"]
 NODE_FIELDS = ([("name", "str", True), ("kind", "str", True), ("limit", "count", True),
                 ("available", "bool", True), ("unavailable", "str?", True),
                 ("planned", "bool", False), ("in_use", "int", True), ("peak", "int", True),
                 ("wait_seconds", "seconds", True), ("machine", "object?", True),
-                ("timeline", "array", True)]
+                ("timeline", "array", True), ("reclaim_min", "percent", False),
+                ("reclaim_target", "percent", False), ("verified", "object?", False)]
                + [(k, "count", True) for k in NODE_COUNTERS])
 MACHINE_FIELDS = [("total", "count", True), ("free", "count", True)]
+VERIFIED_FIELDS = [("resident", "count", True), ("looked", "count", True),
+                   ("placed", "count", True), ("exhaustive", "bool", True)]
 RULE_FIELDS = [("name", "str", True), ("hits", "count", True), ("bytes", "count", True),
                ("chain", "array", True), ("on_full", "str", True)]
 SITES_FIELDS = [("total", "count", True), ("top", "array", True)]
 SITE_FIELDS = [("site", "str?", True), ("symbol", "str?", True), ("module", "str?", True),
-               ("offset", "int?", True), ("rule", "str?", True), ("allocations", "count", True),
+               ("offset", "count?", True), ("rule", "str?", True), ("allocations", "count", True),
                ("bytes", "count", True), ("fallbacks", "count", True), ("tiers", "object", True)]
 TIER_FIELDS = [("allocations", "count", True), ("bytes", "count", True)]
+# a merged report's processes (place-report merge writes all five)
+MERGED_FIELDS = [("pid", "pid", False), ("rank", "str?", False), ("host", "str", False),
+                 ("program", "str", False), ("hash", "hash", False)]
+
+
+def describe(v):
+    """A JSON value in a few words, for a message: 'the string "12"', 'an integer of 400
+    digits', 'an array'."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        digits = len(str(abs(v)))
+        return f"an integer of {digits} digits" if digits > 24 else str(v)
+    if isinstance(v, float):
+        return repr(v) if v == v and abs(v) != float("inf") else "a number out of range"
+    if isinstance(v, str):
+        shown = json.dumps(v[:24])  # one line, whatever it holds
+        if not _is_text(v):
+            return f"a string that is not valid Unicode ({shown})"
+        return f"the string {shown}" + ("..." if len(v) > 24 else "")
+    return "an array" if isinstance(v, list) else "an object"
+
+
+def field(where, key):
+    """where.key, with a key that is not a plain name quoted: nodes[1].peak,
+    sites.top[0].tiers["a b"]."""
+    if isinstance(key, int):
+        return f"{where}[{key}]"
+    if re.fullmatch(r"[A-Za-z0-9_-]+", key):
+        return f"{where}.{key}" if where else key
+    return f"{where}[{json.dumps(key)}]"
+
+
+def check_value(value, kind, where):
+    nullable = kind.endswith("?")
+    if nullable and value is None:
+        return
+    test, expected = TYPES[kind.rstrip("?")]
+    if not test(value):
+        raise ShapeError(f"{where}: expected {expected}{' or null' if nullable else ''}, "
+                         f"got {describe(value)}")
 
 
 def check_fields(obj, fields, where):
     if not isinstance(obj, dict):
-        raise ShapeError(f"{where}: expected an object")
+        raise ShapeError(f"{where}: expected an object, got {describe(obj)}")
     for key, kind, required in fields:
         if key not in obj:
             if required:
-                raise ShapeError(f"{where}: no {key!r}")
+                raise ShapeError(f"{where or 'the report'}: no {key!r}")
             continue
-        value = obj[key]
-        nullable = kind.endswith("?")
-        if nullable and value is None:
-            continue
-        test, expected = TYPES[kind.rstrip("?")]
-        if not test(value):
-            expected += " or null" if nullable else ""
-            raise ShapeError(f"{where}{'.' if where else ''}{key}: {json.dumps(value)[:40]} "
-                             f"is not {expected}")
+        check_value(obj[key], kind, field(where, key))
 
 
 def check_report(doc):
@@ -190,19 +302,27 @@ def check_report(doc):
         check_fields(node, NODE_FIELDS, where)
         if node["machine"] is not None:
             check_fields(node["machine"], MACHINE_FIELDS, f"{where}.machine")
+        if node.get("verified") is not None:
+            check_fields(node["verified"], VERIFIED_FIELDS, f"{where}.verified")
         for j, point in enumerate(node["timeline"]):
-            if not (isinstance(point, list) and len(point) == 2 and _is_number(point[0])
-                    and point[0] >= 0 and _is_int(point[1])):
-                raise ShapeError(f"{where}.timeline[{j}]: expected [seconds, bytes]")
+            at = f"{where}.timeline[{j}]"
+            if not (isinstance(point, list) and len(point) == 2):
+                raise ShapeError(f"{at}: expected [seconds, bytes], got {describe(point)}")
+            check_value(point[0], "seconds", f"{at}[0]")
+            check_value(point[1], "int", f"{at}[1]")
     for i, rule in enumerate(doc["rules"]):
         check_fields(rule, RULE_FIELDS, f"rules[{i}]")
-        if not all(isinstance(t, str) for t in rule["chain"]):
-            raise ShapeError(f"rules[{i}].chain: expected node names")
+        for j, name in enumerate(rule["chain"]):
+            check_value(name, "str", f"rules[{i}].chain[{j}]")
     check_fields(doc["sites"], SITES_FIELDS, "sites")
     for i, site in enumerate(doc["sites"]["top"]):
-        check_fields(site, SITE_FIELDS, f"sites.top[{i}]")
+        where = f"sites.top[{i}]"
+        check_fields(site, SITE_FIELDS, where)
         for tier, figures in site["tiers"].items():
-            check_fields(figures, TIER_FIELDS, f"sites.top[{i}].tiers.{tier}")
+            check_value(tier, "str", f"{where}.tiers (a node name)")
+            check_fields(figures, TIER_FIELDS, field(f"{where}.tiers", tier))
+    for i, entry in enumerate(doc.get("merged", [])):
+        check_fields(entry, MERGED_FIELDS, f"merged[{i}]")
 
 
 def parse_start(text):
@@ -253,9 +373,27 @@ def limit_text(limit):
     return size_str(limit) if limit else "none"
 
 
+def emit(text):
+    """text on standard output. A write that fails (a full disk, standard output closed) is
+    a Failure; a reader that left (BrokenPipeError) is main's to handle."""
+    if sys.stdout is None:  # started with descriptor 1 closed
+        raise Failure("<stdout>: cannot write: standard output is closed")
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        # what stays in the buffer would fail again at exit, with a traceback of Python's own
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        raise Failure(f"<stdout>: cannot write: {e.strerror or e}") from None
+
+
 def write_text(path, text):
     try:
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
     except OSError as e:
-        raise Failure(f"{path}: cannot write: {e.strerror or e}") from None
+        raise Failure(f"{printable(path)}: cannot write: {e.strerror or e}") from None

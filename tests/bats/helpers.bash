@@ -30,6 +30,26 @@ run_variant() {
     esac
 }
 
+# Whether run $2 agrees with run $1 ($BATS_TEST_TMPDIR/NAME.out, NAME.$3 for stderr,
+# NAME.status): says what differs when it does not.
+runs_agree() {
+    local t=$BATS_TEST_TMPDIR a=$1 b=$2 err=$3
+    cmp -s "$t/$a.out" "$t/$b.out" || {
+        echo "stdout differs ($b):"
+        diff "$t/$a.out" "$t/$b.out" | head -20
+        return 1
+    }
+    cmp -s "$t/$a.$err" "$t/$b.$err" || {
+        echo "stderr differs ($b):"
+        diff "$t/$a.$err" "$t/$b.$err" | head -20
+        return 1
+    }
+    cmp -s "$t/$a.status" "$t/$b.status" || {
+        echo "exit status differs ($b): $(cat "$t/$a.status") vs $(cat "$t/$b.status")"
+        return 1
+    }
+}
+
 # Runs the shell snippet $1 three times in a fresh directory $BATS_TEST_TMPDIR/work (the
 # same path each time, so output that names it matches): without libplace, under it, and
 # under it with the exit report written to files. stdout, stderr and the exit status
@@ -50,20 +70,7 @@ same_with_and_without() {
         fi
     done
     for variant in with counting; do
-        cmp -s "$t/without.out" "$t/$variant.out" || {
-            echo "stdout differs ($variant):"
-            diff "$t/without.out" "$t/$variant.out" | head -20
-            return 1
-        }
-        cmp -s "$t/without.err" "$t/$variant.err" || {
-            echo "stderr differs ($variant):"
-            diff "$t/without.err" "$t/$variant.err" | head -20
-            return 1
-        }
-        cmp -s "$t/without.status" "$t/$variant.status" || {
-            echo "exit status differs ($variant): $(cat "$t/without.status") vs $(cat "$t/$variant.status")"
-            return 1
-        }
+        runs_agree without "$variant" err || return 1
     done
     # the report files prove the shim was really there
     [ -n "$(ls "$t/reports")" ] || {
@@ -120,20 +127,7 @@ same_under_policies() {
         grep -v '^libplace: ' "$t/$policy.err" >"$t/$policy.err.program" || true
         echo "$status" >"$t/$policy.status"
         [ "$policy" = without ] && continue
-        cmp -s "$t/without.out" "$t/$policy.out" || {
-            echo "stdout differs under $policy:"
-            diff "$t/without.out" "$t/$policy.out" | head -20
-            return 1
-        }
-        cmp -s "$t/without.err.program" "$t/$policy.err.program" || {
-            echo "stderr differs under $policy:"
-            diff "$t/without.err.program" "$t/$policy.err.program" | head -20
-            return 1
-        }
-        [ "$(cat "$t/$policy.status")" = "$(cat "$t/without.status")" ] || {
-            echo "exit status differs under $policy: $(cat "$t/without.status") vs $(cat "$t/$policy.status")"
-            return 1
-        }
+        runs_agree without "$policy" err.program || return 1
         awk '$1 == "libplace:" && ($2 == "node" || $2 == "fast") && $(NF - 1) > 0 { found = 1 }
              END { exit !found }' "$t"/reports/* || {
             echo "under $policy no process placed a block (reports: $(ls "$t/reports" | wc -l))"

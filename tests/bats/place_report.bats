@@ -184,7 +184,7 @@ assert len(top) == 6 and d["sites"]["total"] == 25
 for name in ("dram", "hbw", "gpu"):
     m, a, b = ([n for n in x["nodes"] if n["name"] == name][0] for x in (d, d2, d3))
     for k in ("allocations", "frees", "refused", "fallbacks_out", "fallbacks_in", "waits",
-              "overflow_bytes", "failures", "reclaimed_bytes", "skipped", "in_use", "peak"):
+              "overflows", "overflow_peak", "failures", "reclaimed_bytes", "skipped", "in_use", "peak"):
         assert m[k] == a[k] + b[k], (name, k)
     if m["timeline"]:
         assert m["timeline"][-1][1] == m["in_use"], name
@@ -319,16 +319,16 @@ assert any("".join(t.itertext()) == "dry run: <python3> & \"numpy\"" for t in ro
 
 # -- bad input and usage -----------------------------------------------------------------
 
-@test "input that is not a libplace report: exit 1, a message naming the file, no traceback" {
+@test "input that is not a libplace report: exit 2, a message naming the file, no traceback" {
     cd "$BATS_TEST_TMPDIR"
     echo 'not json' >text.json
     echo '{"schema": "something-else", "version": 1}' >schema.json
-    echo '{"schema": "libplace-report", "version": 2}' >version.json
+    echo '{"schema": "libplace-report", "version": 3}' >version.json
     check_json 'del d["nodes"][1]["peak"]; json.dump(d, open("nopeak.json", "w"))' "$DATA/rank0.json"
     for bad in text.json schema.json version.json nopeak.json missing.json; do
         for command in render "plot -o x.svg" "compare $DATA/rank0.json" "merge $DATA/rank0.json"; do
             run --separate-stderr "$PLACE_REPORT" $command "$bad"
-            assert_equal "$status" 1
+            assert_equal "$status" 2
             assert_output ""
             [[ $stderr == "place-report: $bad: "* ]]
             [[ $stderr != *Traceback* ]]
@@ -339,14 +339,223 @@ assert any("".join(t.itertext()) == "dry run: <python3> & \"numpy\"" for t in ro
     run --separate-stderr "$PLACE_REPORT" render schema.json
     assert_equal "$stderr" 'place-report: schema.json: not a libplace report (expected "schema": "libplace-report")'
     run --separate-stderr "$PLACE_REPORT" render version.json
-    assert_equal "$stderr" "place-report: version.json: a libplace report of version 2; place-report reads version 1"
+    assert_equal "$stderr" "place-report: version.json: a libplace report of version 3; place-report reads version 2"
     run --separate-stderr "$PLACE_REPORT" render nopeak.json
     assert_equal "$stderr" "place-report: nopeak.json: not a valid libplace report: nodes[1]: no 'peak'"
     run --separate-stderr "$PLACE_REPORT" render missing.json
     assert_equal "$stderr" "place-report: missing.json: cannot read: No such file or directory"
     run --separate-stderr "$PLACE_REPORT" render - <text.json
-    assert_equal "$status" 1
+    assert_equal "$status" 2
     assert_equal "$stderr" "place-report: <stdin>: not JSON: Expecting value at line 1 column 1"
+}
+
+# Writes the hostile inputs of the next test into the current directory, each made from
+# rank0.json by one change (or none of it): NAME.json, and NAME.why, the part of the
+# message that names the field (or what is wrong with the file).
+make_hostile_reports() {
+    "$PY" - "$DATA/rank0.json" <<'PY'
+import copy, json, sys
+base = json.load(open(sys.argv[1]))
+
+def report(name, why, change=None, text=None):
+    if text is None:
+        doc = copy.deepcopy(base)
+        change(doc)
+        text = json.dumps(doc).encode()
+    open(name + ".json", "wb").write(text)
+    open(name + ".why", "w").write(why)
+
+def setter(path, value):
+    def change(doc):
+        for key in path[:-1]:
+            doc = doc[key]
+        doc[path[-1]] = value
+    return change
+
+def delete(path):
+    def change(doc):
+        for key in path[:-1]:
+            doc = doc[key]
+        del doc[path[-1]]
+    return change
+
+report("missing-key", "nodes[2]: no 'peak'", delete(["nodes", 2, "peak"]))
+report("missing-top", "the report: no 'sites'", delete(["sites"]))
+report("string-number", 'nodes[2].peak: expected a signed 64-bit integer, got the string "12"',
+       setter(["nodes", 2, "peak"], "12"))
+report("bool-number", "rules[0].hits: expected an unsigned 64-bit integer, got true",
+       setter(["rules", 0, "hits"], True))
+report("digits-400", "nodes[0].allocations: expected an unsigned 64-bit integer, got an integer of 400 digits",
+       setter(["nodes", 0, "allocations"], int("9" * 400)))
+report("digits-400-seconds", "seconds: expected a number of seconds from 0 to 9.223e+09, got an integer of 400 digits",
+       setter(["seconds"], int("9" * 400)))
+report("counter-past-64-bits", "sites.top[0].bytes: expected an unsigned 64-bit integer, got 18446744073709551616",
+       setter(["sites", "top", 0, "bytes"], 1 << 64))
+report("negative-count", "threads.at_exit: expected an unsigned 64-bit integer, got -1",
+       setter(["threads", "at_exit"], -1))
+# JSON's 1e400 is read as infinity
+report("infinite", "nodes[0].wait_seconds: expected a number of seconds from 0 to 9.223e+09, got a number out of range",
+       text=json.dumps(base).replace('"wait_seconds": 0.0', '"wait_seconds": 1e400', 2).encode())
+report("digits-5000", "a number of more than 4300 digits",
+       text=json.dumps(base).replace('"pid": 48211', '"pid": ' + "1" * 5000).encode())
+report("list-for-object", "threads: expected an object, got an array", setter(["threads"], [9, 1]))
+report("object-for-list", "nodes: expected an array, got an object", setter(["nodes"], {"dram": {}}))
+report("node-not-object", "nodes[1]: expected an object, got an array", setter(["nodes", 1], []))
+report("timeline-point", "nodes[0].timeline[3]: expected [seconds, bytes], got an array",
+       setter(["nodes", 0, "timeline", 3], [1.0]))
+report("timeline-bytes", "nodes[0].timeline[0][1]: expected a signed 64-bit integer, got null",
+       setter(["nodes", 0, "timeline", 0, 1], None))
+report("verified-part", "nodes[1].verified: no 'placed'", delete(["nodes", 1, "verified", "placed"]))
+report("verified-type", 'nodes[1].verified.looked: expected an unsigned 64-bit integer, got the string "1024"',
+       setter(["nodes", 1, "verified", "looked"], "1024"))
+report("reclaim-list", "nodes[1].reclaim_min: expected an integer from 0 to 100, got an array",
+       setter(["nodes", 1, "reclaim_min"], [10]))
+report("merged-entry", "merged[0].host: expected a string, got an object",
+       setter(["merged"], [{"pid": 1, "host": {"name": "x"}}]))
+report("chain-entry", "rules[1].chain[0]: expected a string, got 7", setter(["rules", 1, "chain"], [7]))
+report("tier-figures", 'sites.top[0].tiers["a\\nb"]: expected an object, got 1',
+       setter(["sites", "top", 0, "tiers"], {"a\nb": 1}))
+report("lone-surrogate", 'program: expected a string, got a string that is not valid Unicode ("\\ud800x")',
+       text=json.dumps(base).replace('"program": "solver"', '"program": "\\ud800x"').encode())
+report("no-nodes", "nodes: empty", setter(["nodes"], []))
+report("bad-start", "start: expected a UTC time like 20261121T054300Z, got the string \"20261399T999999Z\"",
+       setter(["start"], "20261399T999999Z"))
+report("invalid-utf8", "not JSON (not UTF-8 text)",
+       text=json.dumps(base).replace("node017", "node\udcff").encode("utf-8", "surrogateescape"))
+report("truncated", "not JSON: it ends before its JSON does", text=json.dumps(base, indent=1).encode()[:3000])
+report("garbage", "not JSON: Expecting value", text=b"\x7fELF\x02\x01\x01")
+report("empty", "empty, not a libplace report", text=b"")
+report("blank", "empty, not a libplace report", text=b" \n\t\n")
+report("not-a-report", 'not a libplace report (expected "schema": "libplace-report")', text=b'{"nodes": []}')
+report("a-list", 'not a libplace report (expected "schema": "libplace-report")', text=b"[1, 2, 3]")
+report("version-huge", "a libplace report of version an integer of 400 digits",
+       text=b'{"schema": "libplace-report", "version": ' + b"7" * 400 + b"}")
+PY
+    mkdir directory.json
+    echo "cannot read: Is a directory" >directory.why
+}
+
+@test "hostile input: every subcommand says what is wrong in one line naming the file and the field, exit 2, no traceback" {
+    cd "$BATS_TEST_TMPDIR"
+    make_hostile_reports
+    good=$DATA/rank0.json
+    [ "$(ls ./*.why | wc -l)" -ge 30 ]
+    for why in *.why; do
+        bad=${why%.why}.json
+        expected=$(cat "$why")
+        # the file first and second, alone and with a good report; plot both ways
+        for command in "render" "render --no-lines" "plot -o x.svg" "plot -o x.png" "merge" \
+            "merge --force $good" "merge -o m.json" "compare $good" "compare"; do
+            if [ "$command" = compare ]; then
+                args=(compare "$bad" "$good")
+            elif [ "$command" = "merge --force $good" ]; then
+                args=(merge --force "$good" "$bad")
+            else
+                # shellcheck disable=SC2206
+                args=($command "$bad")
+            fi
+            run --separate-stderr "$PLACE_REPORT" "${args[@]}"
+            [ "$status" -eq 2 ] && [ "${#stderr_lines[@]}" -eq 1 ] &&
+                [[ $stderr == "place-report: $bad: "*"$expected"* ]] &&
+                [[ $stderr$output != *Traceback* ]] && [ -z "$output" ] || {
+                echo "place-report ${args[*]}: status $status"
+                echo "stderr: $stderr"
+                echo "expected: place-report: $bad: ...$expected..."
+                return 1
+            }
+        done
+        [ ! -e m.json ] && [ ! -e x.svg ]
+    done
+    # standard input too
+    run --separate-stderr "$PLACE_REPORT" render - <truncated.json
+    assert_equal "$status" 2
+    [[ $stderr == "place-report: <stdin>: not JSON: it ends before its JSON does, at line "*" (a truncated file?)" ]]
+    # a file name that holds a newline is still one line
+    cp digits-400.json $'two\nlines.json'
+    run --separate-stderr "$PLACE_REPORT" render $'two\nlines.json'
+    assert_equal "$status" 2
+    assert_equal "$stderr" "place-report: two\\nlines.json: not a valid libplace report: $(cat digits-400.why)"
+}
+
+@test "hostile input: a device that never ends, standard input or output closed, a full disk" {
+    cd "$BATS_TEST_TMPDIR"
+    run --separate-stderr "$PLACE_REPORT" render /dev/zero
+    assert_equal "$status" 2
+    assert_equal "$stderr" "place-report: /dev/zero: not a libplace report: larger than 64 MiB"
+    run --separate-stderr bash -c "'$PLACE_REPORT' render - <&-"
+    assert_equal "$status" 2
+    assert_equal "$stderr" "place-report: <stdin>: cannot read: standard input is closed"
+    for command in "render" "merge" "compare $DATA/rank0.json"; do
+        # shellcheck disable=SC2086
+        run --separate-stderr bash -c "'$PLACE_REPORT' $command '$DATA/rank1.json' >&-"
+        assert_equal "$status" 1
+        assert_equal "$stderr" "place-report: <stdout>: cannot write: standard output is closed"
+        if [ -w /dev/full ]; then
+            # shellcheck disable=SC2086
+            run --separate-stderr bash -c "'$PLACE_REPORT' $command '$DATA/rank1.json' >/dev/full"
+            assert_equal "$status" 1
+            assert_equal "$stderr" "place-report: <stdout>: cannot write: No space left on device"
+        fi
+    done
+}
+
+@test "valid but odd reports: no nodes' timelines, no sites or rules, zero and tiny times, extreme counters, odd names" {
+    cd "$BATS_TEST_TMPDIR"
+    "$PY" - "$DATA/rank0.json" <<'PY'
+import copy, json, sys
+base = json.load(open(sys.argv[1]))
+
+def write(name, doc):
+    json.dump(doc, open(name + ".json", "w"))
+
+d = copy.deepcopy(base)
+for n in d["nodes"]:
+    n["timeline"] = []
+write("no-timelines", d)
+d = copy.deepcopy(base)
+d["rules"], d["sites"] = [], {"total": 0, "top": []}
+write("no-sites", d)
+d = copy.deepcopy(base)
+d["nodes"] = d["nodes"][:1]
+write("dram-only", d)
+for name, seconds in (("zero-seconds", 0), ("tiny-seconds", 5e-324)):
+    d = copy.deepcopy(base)
+    d["seconds"] = seconds
+    for n in d["nodes"]:
+        n["timeline"] = [[0, 0]] if seconds == 0 else []
+    write(name, d)
+d = copy.deepcopy(base)
+d["seconds"] = 9.2e9
+for n in d["nodes"]:
+    for k in ("allocations", "frees", "refused", "limit", "waits"):
+        n[k] = (1 << 64) - 1
+    n["in_use"], n["peak"] = -(1 << 63), (1 << 63) - 1
+    n["timeline"] = [[0, (1 << 63) - 1], [9.2e9, -(1 << 63)]]
+d["rules"][0]["hits"] = (1 << 64) - 1
+write("extremes", d)
+d = copy.deepcopy(base)
+d["program"], d["host"], d["rank"] = "a\x01<b>&\x7f", "h\u00e9\u65e5\nx", "\t"
+d["nodes"][1]["name"] = "hbw\x02\"'"
+d["sites"]["top"][0]["tiers"] = {"": {"allocations": 0, "bytes": 0}}
+d["sites"]["top"][0]["module"] = "/dev/null\u0000x"
+d["merged"] = []
+write("odd-names", d)
+PY
+    for f in no-timelines no-sites dram-only zero-seconds tiny-seconds extremes odd-names; do
+        for args in "render $f.json" "render --no-lines $f.json" "plot $f.json -o $f.svg" \
+            "merge $f.json $f.json" "compare $f.json $DATA/rank0.json" "compare $DATA/rank0.json $f.json"; do
+            # shellcheck disable=SC2086
+            run --separate-stderr "$PLACE_REPORT" $args
+            [ "$status" -eq 0 ] && [ -z "$stderr" ] || {
+                echo "place-report $args: status $status: $stderr"
+                return 1
+            }
+        done
+        "$PY" -c 'import sys, xml.etree.ElementTree as ET; ET.parse(sys.argv[1])' "$f.svg"
+        "$PLACE_REPORT" merge "$f.json" -o "merged-$f.json"
+        # a merge of one report is that report, valid as it was
+        validate "$f.json" "merged-$f.json"
+    done
 }
 
 @test "usage errors exit 2 with a place-report: message; --help exits 0" {

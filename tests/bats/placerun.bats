@@ -277,6 +277,73 @@ usage_error() {
     assert_equal "$stderr" "placerun: --lib: $t/nowhere.so: no such file; expected the path of libplace.so"
 }
 
+# placerun ARGS... must refuse to run its program because the library is not one that
+# loads as libplace: status 125, the program not started, one line on stderr naming the
+# library and what $1 (a pattern) says is wrong with it.
+refuses_lib() {
+    local why=$1
+    shift
+    rm -f "$BATS_TEST_TMPDIR/ran"
+    run --separate-stderr "$@" -- /bin/sh -c "touch '$BATS_TEST_TMPDIR/ran'"
+    assert_equal "$status" 125
+    assert_output ""
+    [ ! -e "$BATS_TEST_TMPDIR/ran" ] || {
+        echo "the program ran: $*"
+        return 1
+    }
+    [ "${#stderr_lines[@]}" -eq 1 ] || {
+        echo "not one line: $stderr"
+        return 1
+    }
+    [[ $stderr == "placerun: "$why"; expected the path of libplace.so" ]] || {
+        echo "unexpected: $stderr"
+        return 1
+    }
+}
+
+@test "a library that does not load as libplace: refused with why, status 125, the program does not run" {
+    t=$BATS_TEST_TMPDIR
+    cp /etc/passwd "$t/text.so"
+    : >"$t/empty.so"
+    # libplace.so for another machine (e_machine AArch64) and needing a library that is nowhere
+    $PY - "$LIB" "$t" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+open(sys.argv[2] + "/arm.so", "wb").write(data[:18] + bytes([183, 0]) + data[20:])
+assert b"\0libc.so.6\0" in data
+open(sys.argv[2] + "/needs.so", "wb").write(data.replace(b"\0libc.so.6\0", b"\0libq.so.6\0"))
+PY
+    refuses_lib "--lib: /etc/passwd: not an ELF shared object" "$PLACERUN" --lib /etc/passwd
+    refuses_lib "--lib: $t/text.so: not an ELF shared object" "$PLACERUN" --lib "$t/text.so"
+    refuses_lib "--lib: $t/empty.so: not an ELF shared object" "$PLACERUN" --lib "$t/empty.so"
+    refuses_lib "--lib: $t/arm.so: built for AArch64 64-bit little-endian, not for this machine (*)" "$PLACERUN" --lib "$t/arm.so"
+    refuses_lib "--lib: $t/needs.so: a library it needs does not load: libq.so.6 (cannot open shared object file*)" "$PLACERUN" --lib "$t/needs.so"
+    # real shared objects that are not libplace: the C library's libm, a library of the tests
+    libm=$($PY -c 'import ctypes.util, os; n = ctypes.util.find_library("m"); print(n or "")')
+    libm=$(ldconfig -p 2>/dev/null | awk -v n="$libm" '$1 == n && /x86-64|64bit|AArch64/ { print $NF; exit }')
+    [ -z "$libm" ] || refuses_lib "--lib: $libm: not libplace (it loads, but has no place_api)" "$PLACERUN" --lib "$libm"
+    refuses_lib "--lib: $PROGS/libatfork_lib.so: not libplace (it loads, but has no place_api)" "$PLACERUN" --lib "$PROGS/libatfork_lib.so"
+    # LIBPLACE_LIB, and the library found next to placerun, are tried the same way
+    refuses_lib "LIBPLACE_LIB: $t/text.so: not an ELF shared object" env LIBPLACE_LIB="$t/text.so" "$PLACERUN"
+    mkdir -p "$t/inst/bin" "$t/inst/lib"
+    cp "$PLACERUN" "$t/inst/bin/placerun"
+    cp -r "$REPO/scripts/libplace_tools" "$t/inst/bin/"
+    cp "$PROGS/libatfork_lib.so" "$t/inst/lib/libplace.so"
+    refuses_lib "$t/inst/lib/libplace.so: not libplace (it loads, but has no place_api)" env -u LIBPLACE_LIB "$t/inst/bin/placerun"
+    # with a policy that names its report (libplace is asked where the report goes): the same
+    printf '[libplace]\nreport = %s/r-%%p\n' "$t" >"$t/pol.ini"
+    refuses_lib "--lib: $t/text.so: not an ELF shared object" "$PLACERUN" -p "$t/pol.ini" --lib "$t/text.so"
+    # and --check says why nothing was checked
+    run --separate-stderr "$PLACERUN" --lib "$PROGS/libatfork_lib.so" --check "$t/pol.ini"
+    assert_equal "$status" 125
+    assert_equal "$stderr" "placerun: $PROGS/libatfork_lib.so did not load, so nothing was checked: not libplace (it loads, but has no place_api)"
+    # the real one still runs the program, under libplace
+    run --separate-stderr "$PLACERUN" --lib "$LIB" -r "$t/ok-%p" -- /bin/sh -c "touch '$t/ran'"
+    assert_success
+    [ -e "$t/ran" ]
+    grep -q '^libplace: report of pid' "$t"/ok-*
+}
+
 # -- --tiers ---------------------------------------------------------------------------
 
 # placerun --tiers without a GPU driver in its way: the machine's own ld.so.cache only.
