@@ -15,11 +15,15 @@ static volatile size_t half = SIZE_MAX / 2;
 #define SAY(...) printf(__VA_ARGS__)
 
 /* p came from the aligned allocator `name` with n bytes: fill it, grow it to `grown`
- * with realloc, and say whether the contents survived. */
+ * with realloc, and say whether the contents survived. An aligned block's usable size
+ * depends on where the heap happens to start (glibc alone gives 648 or 680 for
+ * aligned_alloc(64, 640), about once in 300 runs the former), so only its bounds are
+ * said; tests/unit/test_usable.c checks libplace's answer against glibc's own. */
 static void aligned_then_realloc(const char *name, char *p, size_t align, size_t n, size_t grown)
 {
-    SAY("%s(%zu): aligned %d usable %zu\n", name, align, (uintptr_t)p % align == 0,
-        malloc_usable_size(p));
+    size_t usable = malloc_usable_size(p);
+    SAY("%s(%zu): aligned %d usable at least %zu and below %zu: %d\n", name, align,
+        (uintptr_t)p % align == 0, n, n + align + 64, usable >= n && usable < n + align + 64);
     memset(p, name[0], n);
     char *q = realloc(p, grown);
     SAY("realloc of %s keeps contents %d\n", name, q[0] == name[0] && q[n - 1] == name[0]);
