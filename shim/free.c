@@ -10,11 +10,11 @@ PLACE_EXPORT void free(void *p)
         place_free(p);
 }
 
+/* A planned block of a dry run is glibc's own: only a tier's range changes the answer. */
 PLACE_EXPORT size_t malloc_usable_size(void *p)
 {
     if (!p)
         return 0;
-    bool planned;
-    struct place_tier *t = place_whose(p, &planned);
-    return place_whose_usable(p, t, planned);
+    struct place_tier *t = place_owner(p);
+    return t ? place_whose_usable_placed(p, t) : place_glibc_usable(p);
 }

@@ -25,6 +25,7 @@
 #include "../policy/tiers/pool.h"
 #include "../policy/tiers/tier.h"
 #ifdef PLACE_HAVE_CUDA
+#include "../policy/engine/cuda_blocks.h"
 #include "../policy/engine/cuda_path.h"
 #endif
 
@@ -32,8 +33,9 @@ extern char **environ;
 
 /* The locks a forked child must find consistent, in the order they are taken (released
  * in reverse): each module's lock before fork, released after it on both sides. The
- * thread registry comes last; its prefork handler raises the guard first, so that fork
- * handlers other libraries registered before libplace's may allocate. */
+ * guard is up from before the first to after the last: a signal handler, or a fork
+ * handler another library registered before libplace's, may allocate meanwhile, and is
+ * then served by glibc instead of waiting for a lock its own thread holds. */
 static const struct {
     void (*before)(void), (*parent)(void), (*child)(void);
 } fork_table[] = {
@@ -41,12 +43,16 @@ static const struct {
     {place_dry_prefork, place_dry_postfork, place_dry_postfork},
     {place_pools_prefork, place_pools_postfork, place_pools_postfork},
     {place_owner_prefork, place_owner_postfork, place_owner_postfork},
+#ifdef PLACE_HAVE_CUDA
+    {place_cu_blocks_prefork, place_cu_blocks_postfork, place_cu_blocks_postfork},
+#endif
     {place_threads_prefork, place_threads_postfork_parent, place_threads_postfork_child},
 };
 enum { FORK_STEPS = sizeof fork_table / sizeof fork_table[0] };
 
 static void prefork(void)
 {
+    place_self.before_fork = place_guard_enter();
     for (unsigned k = 0; k < FORK_STEPS; k++)
         fork_table[k].before();
 }
@@ -55,6 +61,7 @@ static void postfork_parent(void)
 {
     for (unsigned k = FORK_STEPS; k-- > 0;)
         fork_table[k].parent();
+    place_guard_leave(place_self.before_fork);
 }
 
 /* The child counts its own events from the fork, and writes a report of its own only if
@@ -63,6 +70,7 @@ static void postfork_child(void)
 {
     for (unsigned k = FORK_STEPS; k-- > 0;)
         fork_table[k].child();
+    place_report_postfork_child();
     place_run_mark_start(getppid());
     place_tiers_restart();
     place_timeline_restart();
@@ -70,6 +78,7 @@ static void postfork_child(void)
         place_options.report = NULL;
         place_report_on_signal(0); /* the signal means again what it meant before */
     }
+    place_guard_leave(place_self.before_fork);
 }
 
 /* Whether a loaded object is AddressSanitizer's shared runtime (GCC's libasan, clang's

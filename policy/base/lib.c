@@ -60,7 +60,7 @@ static const char *load(void *arg)
                  l->hint ? "; " : "", l->hint ? l->hint : "");
         return l->why;
     }
-    l->handle = h;
+    atomic_store_explicit(&l->handle, h, memory_order_release);
     for (unsigned k = 0; k < l->nsyms; k++)
         if (!(*l->syms[k].fn = place_real_dlsym(h, l->syms[k].name))) {
             snprintf(l->why, sizeof l->why, "%s lacks %s (%s)", l->file, l->syms[k].name,
@@ -75,8 +75,20 @@ const char *place_lib_load(struct place_lib *l)
     return place_once(&l->once, load, l);
 }
 
+/* While another thread loads the library, a lookup still finds it if the program has it
+ * loaded already (a CUDA entry point reached before libplace's own load finished):
+ * RTLD_NOLOAD takes the loader's lock only as long as that other dlopen holds it, and
+ * libplace holds nothing the loading thread waits for. */
 void *place_lib_sym(struct place_lib *l, const char *name)
 {
-    place_lib_load(l);
-    return l->handle ? place_real_dlsym(l->handle, name) : NULL;
+    if (place_lib_load(l) == place_lib_busy &&
+        !atomic_load_explicit(&l->handle, memory_order_acquire)) {
+        void *h = dlopen(l->file, RTLD_LAZY | RTLD_NOLOAD);
+        void *fn = h ? place_real_dlsym(h, name) : NULL;
+        if (h)
+            dlclose(h); /* its other users keep it, and fn, loaded */
+        return fn;
+    }
+    void *h = atomic_load_explicit(&l->handle, memory_order_acquire);
+    return h ? place_real_dlsym(h, name) : NULL;
 }

@@ -36,7 +36,7 @@ struct place_lib {
     const char *needs;  /* said when a symbol is missing: "memkind 1.12 or later is needed" */
     const struct place_sym *syms;
     unsigned nsyms;
-    void *handle; /* kept even when a symbol is missing: lookups of others still work */
+    _Atomic(void *) handle; /* kept even when a symbol is missing: lookups of others work */
     struct place_once once;
     char why[256];
 };

@@ -182,11 +182,11 @@ void *place_chain(const struct place_rule_config *rule, const struct place_reque
     if (r->call == PLACE_ALIGNED && r->align > _Alignof(max_align_t))
         tr.align = r->align & (r->align - 1) ? (size_t)1 << (64 - __builtin_clzll(r->align))
                                              : r->align;
-    bool refused = false; /* an earlier tier turned this request away */
+    bool refused = r->refused != NULL; /* an earlier tier turned this request away */
     for (unsigned k = 0; k < rule->nchain; k++) {
         unsigned i = rule->chain[k];
         struct place_tier *t = place_tiers[i];
-        if (!serves(t, r->call))
+        if (!serves(t, r->call) || t == r->refused)
             continue;
         if (i != 0 && !place_dry_run && !place_tier_ready(t)) {
             skip(t, rule);

@@ -17,8 +17,9 @@
 void *place_chain(const struct place_rule_config *r, const struct place_request *req,
                   unsigned *tier);
 
-/* The request served by tier t alone: no reclaim beyond attempt's, no on_full; NULL
- * when t refuses (counted as refused). A dry run's planned tier plans it. */
+/* The request served by tier t alone: no on_full; NULL when t refuses (counted; a
+ * caller that sends the request elsewhere counts the fallback and sets r->refused = t,
+ * so that t is not asked twice). A dry run's planned tier plans it. */
 void *place_chain_tier(struct place_tier *t, const struct place_request *r);
 
 /* The tier the chain would try first here (0: dram). */

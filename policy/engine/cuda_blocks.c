@@ -59,3 +59,13 @@ bool place_cu_blocks_find(enum place_cu_map m, uint64_t key, struct place_cu_blo
 {
     return lookup(m, key, b, false);
 }
+
+void place_cu_blocks_prefork(void)
+{
+    pthread_mutex_lock(&lock);
+}
+
+void place_cu_blocks_postfork(void)
+{
+    pthread_mutex_unlock(&lock);
+}

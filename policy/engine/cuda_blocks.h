@@ -27,6 +27,10 @@ void place_cu_blocks_put(enum place_cu_map m, const struct place_cu_block *b);
 /* Removes the block under key into *b; false when there is none. */
 bool place_cu_blocks_take(enum place_cu_map m, uint64_t key, struct place_cu_block *b);
 
+/* fork: the maps' lock is held across it. */
+void place_cu_blocks_prefork(void);
+void place_cu_blocks_postfork(void);
+
 /* Copies the block under key into *b, leaving it; false when there is none. */
 bool place_cu_blocks_find(enum place_cu_map m, uint64_t key, struct place_cu_block *b);
 

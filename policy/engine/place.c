@@ -74,8 +74,12 @@ static void count_dram(void *p)
 static void *serve(int rule, struct place_request *r, unsigned *tier)
 {
     *tier = 0;
-    if (rule < 0)
-        return place_glibc_alloc(r);
+    if (rule < 0) {
+        void *p = place_glibc_alloc(r);
+        if (p && r->refused) /* a realloc its tier refused: glibc took it in */
+            place_stats_count(place_dram.stats, PLACE_EV_FALLBACKS_IN, 1);
+        return p;
+    }
     void *p = place_chain(place_rules[rule], r, tier);
     if (p)
         place_count_rule(rule, r->ra, *tier, r->size);
@@ -96,19 +100,25 @@ static void *done(void *p, unsigned tier, uint8_t was, int saved)
     return p;
 }
 
-void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
+/* A placed allocation of r: the rules decide, glibc's semantics. */
+static void *alloc_request(struct place_request *r)
 {
-    struct place_request r = {.size = size, .align = align, .call = call, .ra = ra};
     if (place_guarded()) { /* libplace's own allocation */
-        void *p = place_glibc_alloc(&r);
+        void *p = place_glibc_alloc(r);
         count_dram(p);
         return p;
     }
     int saved = errno;
     uint8_t was = place_guard_enter();
     unsigned tier;
-    void *p = serve(place_match(PLACE_API_MALLOC, size, ra), &r, &tier);
+    void *p = serve(place_match(PLACE_API_MALLOC, r->size, r->ra), r, &tier);
     return done(p, tier, was, saved);
+}
+
+void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
+{
+    struct place_request r = {.size = size, .align = align, .call = call, .ra = ra};
+    return alloc_request(&r);
 }
 
 /* Moves p's contents (old bytes) into q, which holds size bytes, and frees p. */
@@ -171,13 +181,17 @@ void *place_realloc_placed(void *p, struct place_tier *t, size_t old, size_t siz
         return p;
     /* The block stays in its tier while the tier has room, whoever asks (a block grown
      * from code no rule names keeps its placement, as memkind's hbw_realloc keeps a block
-     * in HBW); only a refusal lets the policy decide where it lives now. */
+     * in HBW); only a refusal lets the policy decide where it lives now. A shrink its
+     * full tier refuses keeps the block as it is: shrinking cannot fail. */
     void *q = in_tier(t, size);
-    if (!q)
-        q = place_alloc(size, 0, PLACE_MALLOC, ra);
+    if (!q && size <= old)
+        return p;
+    if (!q) {
+        struct place_request r = {.size = size, .call = PLACE_MALLOC, .ra = ra, .refused = t};
+        place_stats_count(t->stats, PLACE_EV_FALLBACKS_OUT, 1);
+        q = alloc_request(&r);
+    }
     if (q)
         move(q, p, size, old);
-    else if (size <= old) /* shrinking cannot fail: it stays as it is */
-        return p;
     return q;
 }

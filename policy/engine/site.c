@@ -98,13 +98,18 @@ static bool unwind(struct memo *m, uintptr_t ra, unsigned depth)
         m->n = 1;
         return false;
     }
-    bool trusted = true;
+    bool trusted = true, readable = true;
     uint64_t cum = 0;
     do {
         if (unw_get_reg(&c, UNW_REG_IP, &ip) != 0 || unw_get_reg(&c, UNW_REG_SP, &sp) != 0)
             break;
         m->val[m->n] = (uintptr_t)ip;
-        m->slot[m->n] = slot_of((uintptr_t)sp, (uintptr_t)ip);
+        /* libunwind says "signal frame" of the frame the signal interrupted, whose
+         * registers come from its sigcontext: its SP may be the very address that
+         * faulted (a stack overflow caught on a sigaltstack), so no slot is read there,
+         * nor further on */
+        readable &= unw_is_signal_frame(&c) <= 0;
+        m->slot[m->n] = readable ? slot_of((uintptr_t)sp, (uintptr_t)ip) : 0;
         trusted &= m->slot[m->n] != 0;
         cum |= address_mask((uintptr_t)ip);
         m->cum[m->n++] = cum;

@@ -7,13 +7,10 @@
 /* The guard is up while the tier holds its lock (memkind's arena lock, a pool's mutex):
  * a signal handler that allocates meanwhile is served by glibc instead of waiting for a
  * lock its own thread holds. */
-void place_free_placed(void *p, struct place_tier *t, bool planned)
+void place_free_placed(void *p, struct place_tier *t)
 {
     uint8_t was = place_guard_enter();
-    if (planned)
-        place_dry_free(p);
-    else
-        place_tier_free(t, p, t->ops->usable_size(t, p), NULL);
+    place_tier_free(t, p, t->ops->usable_size(t, p), NULL);
     place_guard_leave(was);
 }
 

@@ -43,18 +43,20 @@ static inline size_t place_whose_usable(const void *p, struct place_tier *t, boo
 /* place_whose, and the blocks of CUDA calls: the tier that holds p, NULL for glibc's. */
 struct place_tier *place_whose_any(const void *p);
 
-/* free() of p, which place_whose found in t (planned: by a dry run). */
-void place_free_placed(void *p, struct place_tier *t, bool planned);
+/* free() of p, which is in tier t's range. */
+void place_free_placed(void *p, struct place_tier *t);
 
-/* Frees p wherever it lives: its tier, its planned tier, or glibc, counted. */
+/* Frees p wherever it lives: its tier, its planned tier, or glibc, counted. place_whose's
+ * answer, each lookup done once (the dry map's takes the block as it finds it). */
 static inline void place_free(void *p)
 {
-    bool planned;
-    struct place_tier *t = place_whose(p, &planned);
+    struct place_tier *t = place_owner(p);
     if (__builtin_expect(t != NULL, 0)) {
-        place_free_placed(p, t, planned);
+        place_free_placed(p, t);
         return;
     }
+    if (__builtin_expect(place_dry_run, 0) && place_dry_free(p))
+        return;
     if (place_counting)
         place_count(0, 1, -(int64_t)place_glibc_usable(p));
     __libc_free(p);

@@ -75,6 +75,11 @@ static void report(int fd, int signal)
  * report clobbers the other. */
 static void write_to(const char *dest, int signal, bool numbered);
 
+void place_report_postfork_child(void)
+{
+    atomic_store(&busy, false);
+}
+
 static void report_to(const char *dest, int signal, bool numbered)
 {
     if (!take_turn(signal))
@@ -83,51 +88,75 @@ static void report_to(const char *dest, int signal, bool numbered)
     atomic_store(&busy, false);
 }
 
-static void write_to(const char *dest, int signal, bool numbered)
+/* A character device the report path names, opened for the report: /dev/null discards
+ * it, a terminal shows it; never numbered. Not blocking on open (a serial line), and
+ * still a device once open. -1 when it cannot be written to (said). */
+static int open_device(const char *path)
 {
-    if (strcmp(dest, "stderr") == 0) {
-        report(place_stderr(), signal);
-        return;
+    struct stat st;
+    int fd = open(path, O_WRONLY | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISCHR(st.st_mode))) {
+        close(fd);
+        fd = -1;
+        errno = EINVAL;
     }
+    if (fd < 0) {
+        place_warn("cannot write report %s: %s; the report follows on stderr", path, why(errno));
+        return -1;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return fd;
+}
+
+/* The descriptor a report to dest goes to: stderr, a device, or a file created anew
+ * (numbered: with .N appended); *own when it is the caller's to close. Any trouble is
+ * said, and the report then follows on stderr. */
+static int open_report(const char *dest, bool numbered, bool *own)
+{
     char path[PATH_MAX];
+    struct stat st;
+    *own = false;
+    if (strcmp(dest, "stderr") == 0)
+        return place_stderr();
     if (place_report_path(dest, path, sizeof path) != 0) {
         place_warn(
             "report path '%s' does not expand to a usable path; the report follows on stderr",
             dest);
-        report(place_stderr(), signal);
-        return;
+        return place_stderr();
     }
-    int saved = errno;
-    struct stat st;
+    int fd;
     if (lstat(path, &st) == 0 && S_ISCHR(st.st_mode)) {
-        /* a device: /dev/null discards the report, a terminal shows it; never numbered */
-        int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-        if (fd >= 0) {
-            report(fd, signal);
-            close(fd);
-        }
-        errno = saved;
-        return;
-    }
-    if (numbered) {
-        static _Atomic unsigned seq;
-        struct place_buf b = {.s = path, .len = strlen(path), .cap = sizeof path};
-        place_bprintf(&b, ".%u", atomic_fetch_add(&seq, 1) + 1);
-    }
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        bool exists = errno == EEXIST && lstat(path, &st) == 0;
-        const char *reason =
-            exists && S_ISLNK(st.st_mode) ? "it is a symbolic link, which libplace does not follow"
-            : exists && S_ISDIR(st.st_mode)
-                ? "it is a directory (a report path names a file: DIR/report-%p.txt, say)"
-                : why(errno);
-        place_warn("cannot create report %s: %s; the report follows on stderr", path, reason);
-        report(place_stderr(), signal);
+        fd = open_device(path);
     } else {
-        report(fd, signal);
-        close(fd);
+        if (numbered) {
+            static _Atomic unsigned seq;
+            struct place_buf b = {.s = path, .len = strlen(path), .cap = sizeof path};
+            place_bprintf(&b, ".%u", atomic_fetch_add(&seq, 1) + 1);
+        }
+        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            bool exists = errno == EEXIST && lstat(path, &st) == 0;
+            const char *reason =
+                exists && S_ISLNK(st.st_mode)
+                    ? "it is a symbolic link, which libplace does not follow"
+                : exists && S_ISDIR(st.st_mode)
+                    ? "it is a directory (a report path names a file: DIR/report-%p.txt, say)"
+                    : why(errno);
+            place_warn("cannot create report %s: %s; the report follows on stderr", path, reason);
+        }
     }
+    *own = fd >= 0;
+    return fd >= 0 ? fd : place_stderr();
+}
+
+static void write_to(const char *dest, int signal, bool numbered)
+{
+    int saved = errno;
+    bool own;
+    int fd = open_report(dest, numbered, &own);
+    report(fd, signal);
+    if (own)
+        close(fd);
     errno = saved;
 }
 
@@ -146,8 +175,10 @@ void place_report_numbered(const char *dest)
  * hold it; then sites are shown as addresses). */
 static void on_signal(int sig)
 {
+    int saved = errno; /* the interrupted code's */
     if (place_options.report)
         report_to(place_options.report, sig, true);
+    errno = saved;
 }
 
 void place_report_on_signal(int sig)

@@ -67,8 +67,9 @@ static void node(struct place_node_row *n, struct place_tier *t, int signal)
     };
     if (t->limit && n->s.peak > (int64_t)t->limit)
         n->overflow_peak = (uint64_t)n->s.peak - t->limit;
+    /* not from a signal handler: libnuma reads node sizes through stdio, which allocates */
     size_t total, free;
-    if (t->ops && !t->unavailable && t->ops->stats(t, &total, &free) == 0)
+    if (!signal && t->ops && !t->unavailable && t->ops->stats(t, &total, &free) == 0)
         n->machine = true, n->total = total, n->free = free;
     /* not from a signal handler: a full check reads the whole range's page table */
     if (!signal && place_config.verify != PLACE_VERIFY_OFF && t->ops && t->ops->verify &&

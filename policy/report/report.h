@@ -12,6 +12,9 @@ void place_report_numbered(const char *dest);
  * signal did before. */
 void place_report_on_signal(int sig);
 
+/* A forked child: a report the parent was writing is not the child's to wait for. */
+void place_report_postfork_child(void);
+
 /* Writes the report where `dest` says: "stderr", or a file created anew from the path
  * template (never clobbering one that exists: then stderr, with a warning). */
 void place_report_to(const char *dest);

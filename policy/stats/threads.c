@@ -138,18 +138,16 @@ void place_threads_census(uint64_t *seen, unsigned *live, bool wait)
         pthread_mutex_unlock(&registry_lock);
 }
 
-/* The guard goes up first: fork handlers that other libraries registered before
- * libplace's run after this one, with the lock held, and may allocate. */
+/* Under the guard the fork table raised (shim/init.c): fork handlers that other libraries
+ * registered before libplace's run after this one, with the lock held, and may allocate. */
 void place_threads_prefork(void)
 {
-    place_self.before_fork = place_guard_enter();
     pthread_mutex_lock(&registry_lock);
 }
 
 void place_threads_postfork_parent(void)
 {
     pthread_mutex_unlock(&registry_lock);
-    place_guard_leave(place_self.before_fork);
 }
 
 /* Only the forking thread lives on in the child. Every slot's bytes are summed before
@@ -169,5 +167,4 @@ void place_threads_postfork_child(void)
         slots_used = (unsigned)(own - slots) + 1;
     }
     pthread_mutex_init(&registry_lock, NULL);
-    place_guard_leave(self->before_fork);
 }

@@ -70,7 +70,8 @@ struct place_snapshot place_threads_dram(void);
  * a busy registry is read unlocked. */
 void place_threads_census(uint64_t *seen, unsigned *live, bool wait);
 
-/* pthread_atfork handlers. */
+/* pthread_atfork handlers, run with the guard up (place_self.before_fork: the state
+ * before it went up). */
 void place_threads_prefork(void);
 void place_threads_postfork_parent(void);
 void place_threads_postfork_child(void);

@@ -1,6 +1,9 @@
 #include "arena.h"
 
+#include <dlfcn.h>
+#include <link.h>
 #include <memkind.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -35,6 +38,28 @@ static const struct place_sym mk_syms[] = {
     {(void **)&mk.usable_size, "memkind_malloc_usable_size"},
 };
 
+struct place_writable {
+    uintptr_t at;
+    bool ok;
+};
+
+static int find_writable(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    struct place_writable *q = arg;
+    bool in_data = false, in_relro = false;
+    for (unsigned k = 0; k < info->dlpi_phnum; k++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[k];
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
+        if (q->at < lo || q->at + sizeof(void *) > hi)
+            continue;
+        in_data |= ph->p_type == PT_LOAD && (ph->p_flags & PF_W);
+        in_relro |= ph->p_type == PT_GNU_RELRO;
+    }
+    q->ok |= in_data && !in_relro;
+    return in_data; /* found its object */
+}
+
 static struct place_lib memkind = {
     .file = "libmemkind.so.0",
     .absent = "memkind cannot be loaded",
@@ -43,6 +68,15 @@ static struct place_lib memkind = {
     .syms = mk_syms,
     .nsyms = sizeof mk_syms / sizeof mk_syms[0],
 };
+
+/* Whether the word at p may be written: in a writable segment of its object, outside
+ * PT_GNU_RELRO (which the loader makes read-only after relocation). */
+static bool writable(const void *p)
+{
+    struct place_writable q = {(uintptr_t)p, false};
+    dl_iterate_phdr(find_writable, &q);
+    return q.ok;
+}
 
 /* A fixed kind's finalize at exit: keep it. Non-zero ends memkind's finalize loop, so
  * no kind after it is torn down either (and memkind's check that every kind it made
@@ -67,7 +101,13 @@ static void keep_kinds_at_exit(void)
     enum { DESTROY = 1, FINALIZE = 16 };
     void **ops = place_lib_sym(&memkind, "MEMKIND_FIXED_OPS");
     void *destroy = place_lib_sym(&memkind, "memkind_fixed_destroy");
-    if (ops && destroy && ops[DESTROY] == destroy && ops[FINALIZE] == destroy)
+    Dl_info info;
+    const ElfW(Sym) *sym = NULL;
+    /* the table must be as large as the slots read, and writable data (not RELRO) */
+    if (!ops || !destroy || !dladdr1(ops, &info, (void **)&sym, RTLD_DL_SYMENT) || !sym ||
+        sym->st_size < (FINALIZE + 1) * sizeof(void *) || ELF64_ST_TYPE(sym->st_info) != STT_OBJECT)
+        return;
+    if (ops[DESTROY] == destroy && ops[FINALIZE] == destroy && writable(ops + FINALIZE))
         ops[FINALIZE] = (void *)keep_kind;
 }
 

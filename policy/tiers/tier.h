@@ -36,6 +36,8 @@ struct place_request {
     enum place_call call; /* PLACE_CALLOC: the block is zeroed by the tier */
     uintptr_t ra;         /* the return address into the program's code */
     struct place_cu_call *cu; /* PLACE_CUDA: the program's own call, and its result */
+    struct place_tier *refused; /* a tier that already turned this request away: not asked
+                                 * again (a realloc its own tier refused) */
 };
 
 struct place_tier_ops {
@@ -49,7 +51,8 @@ struct place_tier_ops {
     /* work that must wait for the tier's first use (loading a driver): 0, -1 with the
      * tier's unavailable set, or 1 for "not now" (another thread is at it; try later) */
     int (*prepare)(struct place_tier *);
-    size_t (*usable_size)(struct place_tier *, const void *p); /* NULL: good_size's answer */
+    /* NULL: good_size's answer; required of a tier with owner ranges (free asks it) */
+    size_t (*usable_size)(struct place_tier *, const void *p);
     size_t (*good_size)(size_t size, size_t align);      /* the usable size alloc gives */
     size_t (*reclaim)(struct place_tier *, size_t want); /* release cached memory */
     int (*verify)(struct place_tier *, bool all, struct place_verified *); /* see above */

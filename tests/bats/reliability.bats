@@ -139,3 +139,44 @@ contents: kept"
     run env LD_PRELOAD="$LIB" LIBPLACE_RULES="size=0.. to=dram" "$PROGS/free_null"
     refute_output --partial "ahead of libplace"
 }
+
+@test "a SIGSEGV handler on an alternate stack allocates after a stack overflow, under site rules" {
+    local depth
+    for depth in 2 4 8; do
+        run timeout 30 env LD_PRELOAD="$LIB" LIBPLACE_RULES="site=* depth=$depth to=dram" \
+            "$PROGS/selfattr" overflow
+        assert_success
+        assert_output "the stack overflowed and the handler allocated"
+    done
+}
+
+@test "a child forked while its parent writes a report exits, and writes its own" {
+    run timeout 60 env LD_PRELOAD="$LIB" LIBPLACE_REPORT="$BATS_TEST_TMPDIR/r-%p" "$PROGS/limits" forkreport 100
+    assert_success
+    assert_output "100 of 100 children exited"
+    [ "$(ls "$BATS_TEST_TMPDIR" | grep -c '^r-')" -ge 101 ] # each child's, and the parent's
+}
+
+@test "realloc in a full node: a shrink stays, a growth goes down the chain, counted once" {
+    local p=$BATS_TEST_TMPDIR/p.ini
+    printf '[libplace]\nreport = %s\nreport_format = json\n[tier capped]\nkind = dram\nlimit = 1M\n[rule big]\nsize = 64K..\nto = capped, dram\n' \
+        "$BATS_TEST_TMPDIR/r.json" >"$p"
+    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$p" "$PROGS/limits" shrink
+    assert_success
+    assert_output "shrunk: capped, same block 1, errno 0
+grown: dram"
+    # the shrink's new block and the growth were each refused once; only the growth left
+    run /usr/bin/python3 -c '
+import json, sys
+for n in json.load(open(sys.argv[1]))["nodes"]:
+    print(n["name"], n["refused"], n["fallbacks_out"], n["fallbacks_in"])' "$BATS_TEST_TMPDIR/r.json"
+    assert_output "dram 0 0 1
+capped 2 1 0"
+}
+
+@test "a report to a device that cannot be opened (no controlling terminal) follows on stderr" {
+    run setsid env LD_PRELOAD="$LIB" LIBPLACE_REPORT=/dev/tty "$PROGS/free_null"
+    assert_success
+    assert_line --partial "libplace: cannot write report /dev/tty: "
+    assert_line --partial "libplace: report of pid"
+}

@@ -14,6 +14,9 @@
  *                            idle, a second thread lives meanwhile (one that could free,
  *                            so that on_full = wait waits)
  *   limits api               what the API answers (without libplace: not loaded)
+ *   limits shrink            a block shrunk in a full node stays; one grown past it goes
+ *                            to the chain's next tier, counted once
+ *   limits forkreport N      N children fork and exit while a thread writes reports
  *   limits align             memalign with alignments glibc rounds up, and a big one
  *   limits grow              realloc keeps every usable byte of the old block
  *   limits childsig          a forked child raises SIGUSR1: how it ended
@@ -212,6 +215,51 @@ static int fill(size_t size, int count, bool company)
     return 0;
 }
 
+static int shrink(void)
+{
+    char node[64];
+    void *a = malloc(700 << 10), *b = malloc(250 << 10);
+    errno = 0;
+    void *s = realloc(a, 100 << 10); /* in a full node, still shrinks in place */
+    place_node_of(s, node, sizeof node);
+    printf("shrunk: %s, same block %d, errno %d\n", node, s == a, errno);
+    void *g = realloc(b, 600 << 10); /* the node refuses: the chain's next tier */
+    place_node_of(g, node, sizeof node);
+    printf("grown: %s\n", node);
+    free(s);
+    free(g);
+    return 0;
+}
+
+static _Atomic bool reporting;
+
+static void *reporter(void *arg)
+{
+    while (atomic_load(&reporting))
+        place_report_now("/dev/null");
+    return arg;
+}
+
+static int forkreport(int n)
+{
+    pthread_t t;
+    atomic_store(&reporting, true);
+    pthread_create(&t, NULL, reporter, NULL);
+    int ok = 0;
+    for (int k = 0; k < n; k++) {
+        pid_t pid = fork();
+        if (pid == 0)
+            exit(0); /* its exit report, whatever the parent was writing at the fork */
+        int status;
+        ok += pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+              WEXITSTATUS(status) == 0;
+    }
+    atomic_store(&reporting, false);
+    pthread_join(t, NULL);
+    printf("%d of %d children exited\n", ok, n);
+    return 0;
+}
+
 static int api(void)
 {
     printf("loaded %d used %lld limit %lld nosuch %lld report %d\n", place_loaded(),
@@ -312,6 +360,10 @@ int main(int argc, char **argv)
         return fill((size_t)atoll(argv[2]), atoi(argv[3]), argc == 5 && strcmp(argv[4], "idle") == 0);
     if (argc == 2 && strcmp(argv[1], "api") == 0)
         return api();
+    if (argc == 2 && strcmp(argv[1], "shrink") == 0)
+        return shrink();
+    if (argc == 3 && strcmp(argv[1], "forkreport") == 0)
+        return forkreport(atoi(argv[2]));
     if (argc == 2 && strcmp(argv[1], "align") == 0)
         return align();
     if (argc == 2 && strcmp(argv[1], "grow") == 0)
