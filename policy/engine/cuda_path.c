@@ -1,5 +1,6 @@
 #include "cuda_path.h"
 
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,22 +14,36 @@
 
 bool place_cuda_on;
 
+enum { MAX_GPUS = 64 };
+
 /* The one-tier chain an allocation no rule takes follows on its GPU: no fallback, the
- * GPU is the limit. Built when first needed; the tier's index never changes. */
-static const struct place_rule_config *gpu_rule(int dev)
+ * GPU is the limit. */
+static struct place_rule_config gpu_rules[MAX_GPUS];
+
+static const char *build_gpu_rules(void *arg)
 {
-    static struct place_rule_config rules[64];
-    struct place_tier *t = place_cuda_device_tier(dev);
-    if (!t)
-        return NULL;
-    struct place_rule_config *r = &rules[dev];
-    if (!r->nchain) {
+    (void)arg;
+    for (int dev = 0; dev < MAX_GPUS; dev++) {
+        struct place_tier *t = place_cuda_device_tier(dev);
+        if (!t)
+            continue;
+        struct place_rule_config *r = &gpu_rules[dev];
         snprintf(r->name, sizeof r->name, "%s", t->name);
         r->on_full = PLACE_FALLBACK;
         r->chain[0] = (uint8_t)t->index;
-        __atomic_store_n(&r->nchain, 1, __ATOMIC_RELEASE);
+        r->nchain = 1;
     }
-    return r;
+    return NULL;
+}
+
+/* GPU dev's rule, once the driver has started (its tiers are all known then). */
+static const struct place_rule_config *gpu_rule(int dev)
+{
+    static struct place_once built;
+    /* another thread building them is done in a moment: it takes no lock */
+    while (place_once(&built, build_gpu_rules, NULL) == place_lib_busy)
+        sched_yield();
+    return dev >= 0 && dev < MAX_GPUS && gpu_rules[dev].nchain ? &gpu_rules[dev] : NULL;
 }
 
 CUresult place_cuda_alloc(CUdeviceptr *dptr, size_t size, struct place_cu_call *c, uintptr_t ra)

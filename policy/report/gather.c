@@ -82,21 +82,21 @@ static void node(struct place_node_row *n, struct place_tier *t, int signal)
 static void sites(struct place_gathered *g)
 {
     static struct place_site_count raw[PLACE_SITE_SLOTS];
-    static int rule_of[PLACE_MAX_SITES];
     unsigned total, n = place_sites_top(raw, PLACE_SITE_SLOTS, &total);
     unsigned rows = 0;
     for (unsigned k = 0; k < n; k++) {
         struct place_site_count *c = &raw[k];
+        /* a rule's name is its own array: the pointer tells rules apart */
+        const char *rule = c->rule >= 0 ? place_rules[c->rule]->name : NULL;
         unsigned r = 0;
-        while (r < rows && !(g->sites[r].ra == c->ra && rule_of[r] == c->rule))
+        while (r < rows && !(g->sites[r].ra == c->ra && g->sites[r].rule == rule))
             r++;
         if (r == rows) {
             if (rows == PLACE_MAX_SITES)
                 continue;
             memset(&g->sites[rows], 0, sizeof g->sites[rows]);
             g->sites[rows].ra = c->ra;
-            g->sites[rows].rule = c->rule >= 0 ? place_rules[c->rule]->name : NULL;
-            rule_of[rows] = c->rule;
+            g->sites[rows].rule = rule;
             rows++;
         }
         struct place_site_row *row = &g->sites[r];
