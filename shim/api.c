@@ -8,6 +8,7 @@
 #include "../policy/engine/whose.h"
 #include "../policy/report/report.h"
 #include "../policy/stats/threads.h"
+#include "../policy/tiers/cache.h"
 #include "export.h"
 
 static struct place_tier *by_name(const char *name)
@@ -20,12 +21,15 @@ static struct place_tier *by_name(const char *name)
 
 static long long query(int op, struct place_tier *t)
 {
-    struct place_snapshot s =
-        t == &place_dram ? place_threads_dram() : place_stats_snapshot(t->stats, NULL);
+    struct place_placed_counts pending;
+    place_threads_pending(&pending, true);
+    struct place_snapshot s = place_threads_node(t->index, &pending, true);
+    /* in use: the program's blocks; an arena's thread caches count against the limit */
+    int64_t cached = t->slabs ? place_cache_held(t->index) : 0;
     size_t total, free;
     switch (op) {
     case PLACE_OP_QUERY_USED:
-        return s.bytes;
+        return s.bytes - cached;
     case PLACE_OP_QUERY_PEAK:
         return s.peak;
     case PLACE_OP_QUERY_LIMIT:

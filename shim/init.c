@@ -21,6 +21,7 @@
 #include "../policy/report/report.h"
 #include "../policy/stats/threads.h"
 #include "../policy/stats/timeline.h"
+#include "../policy/tiers/arena.h"
 #include "../policy/tiers/owner.h"
 #include "../policy/tiers/pool.h"
 #include "../policy/tiers/tier.h"
@@ -43,6 +44,7 @@ static const struct {
     {place_dry_prefork, place_dry_postfork, place_dry_postfork},
     {place_pools_prefork, place_pools_postfork, place_pools_postfork},
     {place_owner_prefork, place_owner_postfork, place_owner_postfork},
+    {place_arenas_prefork, place_arenas_postfork_parent, place_arenas_postfork_child},
 #ifdef PLACE_HAVE_CUDA
     {place_cu_blocks_prefork, place_cu_blocks_postfork, place_cu_blocks_postfork},
 #endif
@@ -157,7 +159,7 @@ __attribute__((constructor)) static void place_init(void)
 #ifdef PLACE_HAVE_CUDA
     place_cuda_on = reporting || placing;
 #endif
-    place_threads_start(reporting);
+    place_threads_start(reporting, placing);
     place_guard_leave(was);
 }
 

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 struct place_counts;
+struct place_tcache;
 
 enum place_thread_state {
     PLACE_THREAD_NEW,    /* not registered yet (or libplace not ready) */
@@ -25,6 +26,7 @@ struct place_thread {
      * tests this one pointer and leaves every other state to the slow path. */
     struct place_counts *counts;
     struct place_counts *home; /* this thread's slot's counts, while it has one */
+    struct place_tcache *cache; /* its caches of the arenas' blocks (policy/tiers/cache.h) */
     uint8_t state;
     uint8_t before_fork; /* the state the prefork handler's guard saved */
 };

@@ -38,6 +38,14 @@ enum refusal { NONE, LIMIT, MEMORY };
 static void *attempt(struct place_tier *t, const struct place_request *r, bool force,
                      enum refusal *why)
 {
+    if (t->ops->take) { /* the tier counts its own bytes */
+        bool limited;
+        void *p = t->ops->take(t, r, force, &limited);
+        *why = p ? NONE : limited ? LIMIT : MEMORY;
+        if (p)
+            place_node_count(t->index, PLACE_EV_ALLOCS);
+        return p;
+    }
     size_t want = charge(t, r);
     *why = LIMIT;
     if (!place_tier_reserve(t, want, force))

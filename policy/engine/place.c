@@ -7,6 +7,7 @@
 #include "../base/glibc.h"
 #include "../stats/sites.h"
 #include "../stats/threads.h"
+#include "../tiers/cache.h"
 #include "chain.h"
 #include "dry.h"
 #include "modules.h"
@@ -19,6 +20,40 @@ const struct place_rule_config *place_rules[PLACE_MAX_RULES];
 unsigned place_nrules;
 
 static unsigned site_depth; /* the deepest site search of any rule */
+
+/* Rules by size class (tiers/slab.h), for malloc's sizes up to PLACE_SMALL_MAX: the first
+ * rule a size of the class can match (the scan starts there), and the rule that takes
+ * every size of the class from any caller (-1: none; place_match decides). */
+static uint8_t class_first[PLACE_CLASSES];
+static int8_t class_rule[PLACE_CLASSES];
+/* class_rule's first tier when it is an arena (the fast path serves from its cache), and
+ * the site key of the rule and tier without the return address */
+static struct place_tier *class_tier[PLACE_CLASSES];
+static uint64_t class_key[PLACE_CLASSES];
+
+static void index_rules(void)
+{
+    for (unsigned c = 0; c < PLACE_CLASSES; c++) {
+        uint64_t lo = c ? place_class_size[c - 1] + 1 : 0, hi = place_class_size[c];
+        class_first[c] = (uint8_t)place_nrules;
+        class_rule[c] = -1;
+        for (unsigned k = 0; k < place_nrules; k++) {
+            const struct place_rule_config *r = place_rules[k];
+            if (!(r->api & PLACE_API_MALLOC) || r->max < lo || r->min > hi)
+                continue;
+            class_first[c] = (uint8_t)k;
+            if (!r->patterns && r->min <= lo && r->max >= hi)
+                class_rule[c] = (int8_t)k;
+            break;
+        }
+        int k = class_rule[c];
+        struct place_tier *t = k >= 0 && !place_dry_run ? place_tiers[place_rules[k]->chain[0]] : NULL;
+        if (t && t->slabs && !t->unavailable) {
+            class_tier[c] = t;
+            class_key[c] = place_site_key(0, k, t->index);
+        }
+    }
+}
 
 void place_policy_start(const struct place_policy *policy)
 {
@@ -40,6 +75,7 @@ void place_policy_start(const struct place_policy *policy)
     }
     if (policy->npatterns)
         place_modules_start(policy);
+    index_rules();
     if (lo <= hi)
         place_window = (struct place_window){lo, hi - lo};
 }
@@ -48,7 +84,10 @@ int place_match(unsigned api, size_t size, uintptr_t ra)
 {
     const uint64_t *cum = NULL;
     unsigned frames = 0;
-    for (unsigned k = 0; k < place_nrules; k++) {
+    unsigned from = api == PLACE_API_MALLOC && size <= PLACE_SMALL_MAX
+                        ? class_first[place_size_class(size)]
+                        : 0;
+    for (unsigned k = from; k < place_nrules; k++) {
         const struct place_rule_config *r = place_rules[k];
         if (!(r->api & api) || size < r->min || size > r->max)
             continue;
@@ -115,10 +154,37 @@ static void *alloc_request(struct place_request *r)
     return done(p, tier, was, saved);
 }
 
-void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
+__attribute__((noinline)) static void *alloc_slow(size_t size, size_t align, enum place_call call,
+                                                 uintptr_t ra)
 {
     struct place_request r = {.size = size, .align = align, .call = call, .ra = ra};
     return alloc_request(&r);
+}
+
+/* A small block whose rule takes its whole class from any caller, served by the rule's
+ * first tier's cache for the calling thread (active: registered, and outside libplace):
+ * no errno to keep, no lock, no shared counter. */
+void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
+{
+    if (__builtin_expect(size <= PLACE_SMALL_MAX && !align, 1)) {
+        unsigned c = place_size_class(size);
+        struct place_tier *t = class_tier[c];
+        struct place_bins *b;
+        if (t && (b = place_cache_bins(t->index)) && place_self.state == PLACE_THREAD_ACTIVE) {
+            struct place_bin *bin = &b->bin[c];
+            if (__builtin_expect(bin->n != 0, 1)) {
+                place_guard_enter();
+                void *p = bin->item[--bin->n];
+                place_node_count(t->index, PLACE_EV_ALLOCS);
+                place_count_site(class_key[c] | ra, size);
+                place_guard_leave(PLACE_THREAD_ACTIVE);
+                if (call == PLACE_CALLOC)
+                    memset(p, 0, size);
+                return p;
+            }
+        }
+    }
+    return alloc_slow(size, align, call, ra);
 }
 
 /* Moves p's contents (old bytes) into q, which holds size bytes, and frees p. */

@@ -1,5 +1,7 @@
 #include "whose.h"
 
+#include "../tiers/cache.h"
+
 #ifdef PLACE_HAVE_CUDA
 #include "cuda_path.h"
 #endif
@@ -7,11 +9,31 @@
 /* The guard is up while the tier holds its lock (memkind's arena lock, a pool's mutex):
  * a signal handler that allocates meanwhile is served by glibc instead of waiting for a
  * lock its own thread holds. */
-void place_free_placed(void *p, struct place_tier *t)
+__attribute__((noinline)) static void free_slow(void *p, struct place_tier *t)
 {
     uint8_t was = place_guard_enter();
-    place_tier_free(t, p, t->ops->usable_size(t, p), NULL);
+    place_tier_free(t, p, t->ops->give ? 0 : t->ops->usable_size(t, p), NULL);
     place_guard_leave(was);
+}
+
+/* An arena's small block goes on the calling thread's bin when there is room: a few
+ * loads and stores, no call (active: registered, and outside libplace). */
+void place_free_placed(void *p, struct place_tier *t)
+{
+    struct place_slabs *s = t->slabs;
+    struct place_bins *b;
+    if (s && place_slabs_own(s, p) && (b = place_cache_bins(t->index)) &&
+        place_self.state == PLACE_THREAD_ACTIVE) {
+        struct place_bin *bin = &b->bin[place_slabs_class(s, p)];
+        if (__builtin_expect(bin->n < bin->cap, 1)) {
+            place_guard_enter();
+            bin->item[bin->n++] = p;
+            place_node_count(t->index, PLACE_EV_FREES);
+            place_guard_leave(PLACE_THREAD_ACTIVE);
+            return;
+        }
+    }
+    free_slow(p, t);
 }
 
 size_t place_whose_usable_placed(const void *p, struct place_tier *t)

@@ -1,5 +1,7 @@
 #include "gather.h"
 
+#include "../tiers/cache.h"
+
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -8,10 +10,14 @@
 #include "../base/path.h"
 #include "../engine/chain.h"
 #include "../engine/place.h"
+#include "../tiers/cache.h"
 #include "../stats/sites.h"
 #include "../stats/threads.h"
 
 extern char *program_invocation_short_name;
+
+/* What live threads have counted and not handed over yet, read once per report. */
+static struct place_placed_counts pending;
 
 static void header(struct place_gathered *g, int signal)
 {
@@ -34,13 +40,15 @@ static void header(struct place_gathered *g, int signal)
     g->dry_run = place_dry_run;
     g->hash = p->hash;
     g->nrules = place_nrules;
+    static uint64_t hits[PLACE_MAX_RULES], bytes[PLACE_MAX_RULES];
+    place_rules_totals(place_nrules, hits, bytes);
     for (unsigned k = 0; k < place_nrules; k++) {
         const struct place_rule_config *r = place_rules[k];
         struct place_rule_row *row = &g->rules[k];
         *row = (struct place_rule_row){
             .name = r->name,
-            .hits = atomic_load_explicit(&place_rule_stats[k].hits, memory_order_relaxed),
-            .bytes = atomic_load_explicit(&place_rule_stats[k].bytes, memory_order_relaxed),
+            .hits = hits[k],
+            .bytes = bytes[k],
             .nchain = r->nchain,
             .on_full = r->on_full,
         };
@@ -50,7 +58,7 @@ static void header(struct place_gathered *g, int signal)
 }
 
 /* In a signal handler the thread registry's lock may be held by the interrupted thread:
- * dram's figures are then the shared counters alone (each thread's last batch missing). */
+ * the slots are then read as they stand. */
 static void node(struct place_node_row *n, struct place_tier *t, int signal)
 {
     const struct place_tier_config *c = t->config;
@@ -62,9 +70,12 @@ static void node(struct place_node_row *n, struct place_tier *t, int signal)
         .limit = t->limit,
         .reclaim_min = c ? c->reclaim_min : 0,
         .reclaim_target = c ? c->reclaim_target : 0,
-        .s = t == &place_dram && !signal ? place_threads_dram()
-                                         : place_stats_snapshot(t->stats, NULL),
+        .s = place_threads_node(t->index, &pending, !signal),
     };
+    if (t->slabs) { /* an arena counts its threads' cached blocks as held */
+        n->cached = place_cache_held(t->index);
+        n->s.bytes -= n->cached;
+    }
     if (t->limit && n->s.peak > (int64_t)t->limit)
         n->overflow_peak = (uint64_t)n->s.peak - t->limit;
     /* not from a signal handler: libnuma reads node sizes through stdio, which allocates */
@@ -135,6 +146,7 @@ static void symbolize(struct place_gathered *g)
 
 void place_gather(struct place_gathered *g, int signal)
 {
+    place_threads_pending(&pending, !signal);
     header(g, signal);
     g->ntiers = 0;
     for (struct place_tier **t = place_tiers; *t; t++)

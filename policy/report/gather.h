@@ -21,7 +21,8 @@ struct place_node_row {
     bool planned;            /* a dry run planned for it although this machine lacks it */
     uint64_t limit;
     unsigned reclaim_min, reclaim_target; /* percent; 0: no watermarks */
-    struct place_snapshot s;
+    struct place_snapshot s; /* bytes: in use by the program, thread caches apart */
+    int64_t cached;          /* bytes threads' caches hold (counted against the limit) */
     uint64_t overflow_peak; /* the most bytes ever in use past the limit */
     bool machine; /* total and free are known */
     uint64_t total, free;

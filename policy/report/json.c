@@ -59,6 +59,8 @@ static void nodes(struct place_json *j, const struct place_gathered *g)
         place_json_bool(j, "planned", n->planned);
         place_json_int(j, "in_use", n->s.bytes);
         place_json_int(j, "peak", n->s.peak);
+        if (n->cached)
+            place_json_int(j, "cached", n->cached);
         place_json_uint(j, "allocations", e[PLACE_EV_ALLOCS]);
         place_json_uint(j, "frees", e[PLACE_EV_FREES]);
         place_json_uint(j, "refused", e[PLACE_EV_REFUSED]);

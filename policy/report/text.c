@@ -62,6 +62,13 @@ static void text_nodes(int fd, const struct place_gathered *g)
                    (unsigned long long)n->s.events[PLACE_EV_FREES]);
         any_pressure |= pressed(n);
     }
+    for (unsigned k = 0; k < g->ntiers; k++) {
+        const struct place_node_row *n = &g->nodes[k];
+        char cached[PLACE_SIZE_STR];
+        if (n->cached)
+            place_line(fd, "%s: %s more in threads' caches (free blocks, counted against its limit)",
+                       n->name, place_size_str(cached, n->cached));
+    }
     if (any_pressure) {
         place_line(fd, "%-12s %8s %8s %8s %7s %8s %10s %8s %10s %8s", "tier", "refused", "fb out",
                    "fb in", "waits", "waited", "overflow", "failures", "reclaimed", "skipped");

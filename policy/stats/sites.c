@@ -1,48 +1,101 @@
 #include "sites.h"
 
+#include <string.h>
+
 #include "../base/claim.h"
 
-struct place_rule_stats place_rule_stats[PLACE_MAX_RULES];
-
-/* Sites: allocations and bytes per (return address, rule, tier), in a table that never
- * locks; a full neighbourhood counts into the last slot ("other sites"). */
+/* A full neighbourhood counts into its rule's "other sites" entry, after the table. */
 enum { SITE_BITS = 12, SITES = 1 << SITE_BITS, SITE_PROBES = 32 };
 _Static_assert(SITES + 1 == PLACE_SITE_SLOTS, "sites.h names the table's size");
 
-/* ra | (rule + 1) << 48 | tier << 56: user addresses fit 47 bits */
 static _Atomic uint64_t site_keys[SITES];
 static struct {
     _Atomic uint64_t allocs, bytes;
-} sites[SITES + 1];
+} sites[SITES + PLACE_MAX_RULES + 1]; /* then "other sites" of rule -1 (none), 0, 1, ... */
 
-static void count_site(uintptr_t ra, int rule, unsigned tier, size_t bytes)
+static int rule_of(uint64_t key)
 {
-    uint64_t key = (uint64_t)ra | (uint64_t)(rule + 1) << 48 | (uint64_t)tier << 56;
+    return (int)((key >> 48) & 0xff) - 1;
+}
+
+/* The table's entry for key (claimed if new), or its rule's "other sites". */
+static long entry(uint64_t key)
+{
     long i = place_claim(site_keys, SITE_BITS, SITE_PROBES, key);
-    if (i < 0)
-        i = SITES;
-    atomic_fetch_add_explicit(&sites[i].allocs, 1, memory_order_relaxed);
+    return i < 0 ? SITES + 1 + rule_of(key) : i;
+}
+
+static void add_site(long i, uint64_t allocs, uint64_t bytes)
+{
+    atomic_fetch_add_explicit(&sites[i].allocs, allocs, memory_order_relaxed);
     atomic_fetch_add_explicit(&sites[i].bytes, bytes, memory_order_relaxed);
+}
+
+void place_count_site_shared(uint64_t key, size_t size)
+{
+    add_site(entry(key), 1, size);
+}
+
+void place_sites_hand_over(struct place_site_pending *e, unsigned n)
+{
+    for (unsigned k = 0; k < n; k++)
+        if (e[k].key && e[k].allocs)
+            add_site(entry(e[k].key), e[k].allocs, e[k].bytes);
+    memset(e, 0, n * sizeof *e);
+}
+
+/* A site the thread's pending entry e does not hold: e's counts go to the table, and e
+ * takes the new site if the table has an entry of its own for it. */
+void place_count_site_miss(struct place_site_pending *e, uint64_t key, size_t bytes)
+{
+    if (e->key && e->allocs)
+        add_site(entry(e->key), e->allocs, e->bytes);
+    long i = entry(key);
+    if (i >= SITES) { /* no entry of its own: straight into "other sites" */
+        __atomic_store_n(&e->key, 0, __ATOMIC_RELEASE);
+        add_site(i, 1, bytes);
+        return;
+    }
+    place_relaxed_store(&e->allocs, 0);
+    place_relaxed_store(&e->bytes, 0);
+    __atomic_store_n(&e->key, key, __ATOMIC_RELEASE);
+    place_relaxed_store(&e->allocs, 1);
+    place_relaxed_store(&e->bytes, bytes);
+}
+
+/* Entry j as it stands, with what live slots still hold for it. */
+static struct place_site_count read_entry(unsigned j)
+{
+    uint64_t key = j < SITES ? atomic_load_explicit(&site_keys[j], memory_order_relaxed) : 0;
+    struct place_site_count c = {
+        .ra = (uintptr_t)(key & ((1ull << 48) - 1)),
+        .rule = j < SITES ? rule_of(key) : (int)(j - SITES) - 1,
+        .tier = (int)(key >> 56),
+        .allocs = atomic_load_explicit(&sites[j].allocs, memory_order_relaxed),
+        .bytes = atomic_load_explicit(&sites[j].bytes, memory_order_relaxed),
+    };
+    if (key)
+        place_threads_site(key, &c.allocs, &c.bytes);
+    return c;
 }
 
 unsigned place_sites_top(struct place_site_count *out, unsigned n, unsigned *total)
 {
     unsigned got = 0;
     *total = 0;
-    for (unsigned j = 0; j <= SITES; j++) {
-        uint64_t key = j < SITES ? atomic_load_explicit(&site_keys[j], memory_order_relaxed) : 0;
-        struct place_site_count c = {
-            .ra = (uintptr_t)(key & ((1ull << 48) - 1)),
-            .rule = (int)((key >> 48) & 0xff) - 1,
-            .tier = (int)(key >> 56),
-            .allocs = atomic_load_explicit(&sites[j].allocs, memory_order_relaxed),
-            .bytes = atomic_load_explicit(&sites[j].bytes, memory_order_relaxed),
-        };
+    struct place_site_count other = {.rule = -1, .tier = -1};
+    for (unsigned j = 0; j <= SITES + PLACE_MAX_RULES; j++) {
+        struct place_site_count c = read_entry(j);
+        if (j >= SITES) { /* the "other sites" entries make one row */
+            other.allocs += c.allocs;
+            other.bytes += c.bytes;
+            if (j < SITES + PLACE_MAX_RULES || !other.allocs)
+                continue;
+            c = other;
+        }
         if (!c.allocs)
             continue;
         ++*total;
-        if (j == SITES)
-            c.ra = 0, c.rule = -1, c.tier = -1;
         unsigned at = got < n ? got++ : n;
         while (at > 0 && out[at - 1].bytes < c.bytes) {
             if (at < n)
@@ -55,11 +108,15 @@ unsigned place_sites_top(struct place_site_count *out, unsigned n, unsigned *tot
     return got;
 }
 
-void place_count_rule(int rule, uintptr_t ra, unsigned tier, size_t size)
+void place_rules_totals(unsigned n, uint64_t *hits, uint64_t *bytes)
 {
-    struct place_rule_stats *s = &place_rule_stats[rule];
-    atomic_fetch_add_explicit(&s->hits, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&s->bytes, size, memory_order_relaxed);
-    count_site(ra, rule, tier, size);
+    memset(hits, 0, n * sizeof *hits);
+    memset(bytes, 0, n * sizeof *bytes);
+    for (unsigned j = 0; j <= SITES + PLACE_MAX_RULES; j++) {
+        struct place_site_count c = read_entry(j);
+        if (c.allocs && c.rule >= 0 && (unsigned)c.rule < n) {
+            hits[c.rule] += c.allocs;
+            bytes[c.rule] += c.bytes;
+        }
+    }
 }
-

@@ -1,24 +1,61 @@
-/* Per-rule and per-site counters: what each rule decided, and where each call site's
- * blocks went, in tables that never lock. */
+/* Per-site counters: where each call site's blocks went, per (return address, rule,
+ * tier), in a table that never locks; each rule's matches are the sum of its sites.
+ *
+ * A thread counts into pending entries of its own slot (stats/threads.h), direct-mapped
+ * by key, and hands an entry over to the table when another site takes its place, when
+ * it exits and across fork; a snapshot adds what live slots still hold. So a placed
+ * allocation from a site the thread saw last time touches no shared cache line. */
 #ifndef PLACE_SITES_H
 #define PLACE_SITES_H
 
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "../../config/policy.h"
+#include "threads.h"
 
-/* A rule's matches: allocations it decided, and their bytes asked for. A cache line
- * each, apart from the rules themselves, which every allocation in a window reads. */
-struct place_rule_stats {
-    _Atomic uint64_t hits, bytes;
-} __attribute__((aligned(64)));
-extern struct place_rule_stats place_rule_stats[PLACE_MAX_RULES];
+/* A site's key in the table: ra | (rule + 1) << 48 | tier << 56 (user addresses fit 47
+ * bits). */
+static inline uint64_t place_site_key(uintptr_t ra, int rule, unsigned tier)
+{
+    return (uint64_t)ra | (uint64_t)(rule + 1) << 48 | (uint64_t)tier << 56;
+}
+
+/* Where a site's key sits in a thread's pending sites. */
+static inline unsigned place_site_slot(uint64_t key)
+{
+    return (unsigned)((key ^ key >> 6 ^ key >> 14) & (PLACE_SLOT_SITES - 1));
+}
+
+/* A thread's pending site counts handed over to the table (emptied). */
+void place_sites_hand_over(struct place_site_pending *e, unsigned n);
+
+void place_count_site_shared(uint64_t key, size_t size);
+void place_count_site_miss(struct place_site_pending *e, uint64_t key, size_t bytes);
+
+/* Counts an allocation of size bytes at the site with this key (place_site_key). */
+static inline void place_count_site(uint64_t key, size_t size)
+{
+    struct place_slot *s = place_own_slot();
+    if (__builtin_expect(s == NULL, 0)) {
+        place_count_site_shared(key, size);
+        return;
+    }
+    struct place_site_pending *e = &s->sites[place_site_slot(key)];
+    if (__builtin_expect(__atomic_load_n(&e->key, __ATOMIC_RELAXED) == key, 1)) {
+        place_relaxed_store(&e->allocs, e->allocs + 1);
+        place_relaxed_store(&e->bytes, e->bytes + size);
+        return;
+    }
+    place_count_site_miss(e, key, size);
+}
 
 /* Counts an allocation of size bytes that rule placed in tier, asked for from the return
- * address ra: the rule's hits and bytes, and the site's share. */
-void place_count_rule(int rule, uintptr_t ra, unsigned tier, size_t size);
+ * address ra: the site's share, and so the rule's. */
+static inline void place_count_rule(int rule, uintptr_t ra, unsigned tier, size_t size)
+{
+    place_count_site(place_site_key(ra, rule, tier), size);
+}
 
 /* One site's share: allocations from the return address ra that rule (-1: none) placed
  * in tier. */
@@ -28,11 +65,14 @@ struct place_site_count {
     uint64_t allocs, bytes;
 };
 
-/* The site table's entries, the last one counting every site that found no room. */
+/* The site table's entries, and one row for every site that found no room. */
 enum { PLACE_SITE_SLOTS = 4097 };
 
 /* The n sites with the most bytes, largest first, into out; returns how many, and in
  * *total how many sites there are. */
 unsigned place_sites_top(struct place_site_count *out, unsigned n, unsigned *total);
+
+/* Each rule's matches and their bytes asked for, the first n rules' (its sites summed). */
+void place_rules_totals(unsigned n, uint64_t *hits, uint64_t *bytes);
 
 #endif

@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "sites.h"
 #include "timeline.h"
 
 bool place_counting = true;
@@ -35,10 +36,25 @@ void place_hand_over_bytes(struct place_counts *c)
     place_timeline_tick(); /* dram's usage changed by a batch */
 }
 
+/* A slot's placed counts and pending sites into the shared counters. */
+static void merge_placed(struct place_slot *s)
+{
+    struct place_placed_counts *c = &s->placed;
+    for (unsigned k = 1; k < PLACE_MAX_TIERS; k++) {
+        if (c->allocs[k])
+            place_stats_count(&place_nodes[k], PLACE_EV_ALLOCS, c->allocs[k]);
+        if (c->frees[k])
+            place_stats_count(&place_nodes[k], PLACE_EV_FREES, c->frees[k]);
+    }
+    memset(c, 0, sizeof *c);
+    place_sites_hand_over(s->sites, PLACE_SLOT_SITES);
+}
+
 static void release_locked(struct place_slot *s)
 {
     place_stats_add(&place_nodes[0], &s->dram);
     memset(&s->dram, 0, sizeof s->dram);
+    merge_placed(s);
     s->live = false;
 }
 
@@ -92,10 +108,10 @@ void place_count_slow(unsigned n, unsigned m, int64_t delta)
         count_shared(n, m, delta);
 }
 
-void place_threads_start(bool counting)
+void place_threads_start(bool counting, bool placing)
 {
     place_counting = counting;
-    if (!counting)
+    if (!counting && !placing)
         return;
     pthread_key_create(&exit_key, thread_exit);
     __atomic_store_n(&ready, true, __ATOMIC_RELEASE);
@@ -113,13 +129,60 @@ static struct place_counts pending_locked(void)
     return sum;
 }
 
-struct place_snapshot place_threads_dram(void)
+static void add_placed(struct place_placed_counts *sum, const struct place_placed_counts *c)
 {
-    /* under the lock, so that a thread exiting meanwhile is counted once */
-    pthread_mutex_lock(&registry_lock);
-    struct place_counts pending = pending_locked();
-    struct place_snapshot snap = place_stats_snapshot(&place_nodes[0], &pending);
-    pthread_mutex_unlock(&registry_lock);
+    const uint64_t *from = (const uint64_t *)c;
+    uint64_t *to = (uint64_t *)sum;
+    for (size_t k = 0; k < sizeof *c / sizeof(uint64_t); k++)
+        to[k] += place_relaxed_load(&from[k]);
+}
+
+/* under the lock, so that a thread exiting meanwhile is counted once (without wait, a
+ * signal handler's, as it stands) */
+static bool lock_registry(bool wait)
+{
+    return wait ? pthread_mutex_lock(&registry_lock) == 0
+                : pthread_mutex_trylock(&registry_lock) == 0;
+}
+
+void place_threads_pending(struct place_placed_counts *sum, bool wait)
+{
+    memset(sum, 0, sizeof *sum);
+    bool locked = lock_registry(wait);
+    for (unsigned k = 0; k < __atomic_load_n(&slots_used, __ATOMIC_RELAXED); k++)
+        if (__atomic_load_n(&slots[k].live, __ATOMIC_RELAXED))
+            add_placed(sum, &slots[k].placed);
+    if (locked)
+        pthread_mutex_unlock(&registry_lock);
+}
+
+void place_threads_site(uint64_t key, uint64_t *allocs, uint64_t *bytes)
+{
+    unsigned at = place_site_slot(key);
+    for (unsigned k = 0; k < __atomic_load_n(&slots_used, __ATOMIC_RELAXED); k++) {
+        const struct place_site_pending *e = &slots[k].sites[at];
+        if (__atomic_load_n(&slots[k].live, __ATOMIC_RELAXED) &&
+            __atomic_load_n(&e->key, __ATOMIC_ACQUIRE) == key) {
+            *allocs += place_relaxed_load(&e->allocs);
+            *bytes += place_relaxed_load(&e->bytes);
+        }
+    }
+}
+
+struct place_snapshot place_threads_node(unsigned k, const struct place_placed_counts *placed,
+                                         bool wait)
+{
+    struct place_counts pending = {0};
+    bool locked = k == 0 && lock_registry(wait);
+    if (k == 0)
+        pending = pending_locked();
+    struct place_snapshot snap = place_stats_snapshot(&place_nodes[k], &pending);
+    if (locked)
+        pthread_mutex_unlock(&registry_lock);
+    if (placed) {
+        snap.events[PLACE_EV_ALLOCS] += placed->allocs[k];
+        snap.events[PLACE_EV_FREES] += placed->frees[k];
+    }
     return snap;
 }
 
@@ -128,8 +191,7 @@ void place_threads_census(uint64_t *seen, unsigned *live, bool wait)
     /* without wait (a signal handler, which may have interrupted the lock's holder) the
      * figures are read as they stand: a thread starting or exiting meanwhile may be
      * miscounted by one */
-    bool locked =
-        wait ? pthread_mutex_lock(&registry_lock) == 0 : pthread_mutex_trylock(&registry_lock) == 0;
+    bool locked = lock_registry(wait);
     *seen = __atomic_load_n(&threads_seen, __ATOMIC_RELAXED);
     *live = 0;
     for (unsigned k = 0; k < __atomic_load_n(&slots_used, __ATOMIC_RELAXED); k++)
@@ -157,6 +219,8 @@ void place_threads_postfork_child(void)
     struct place_thread *self = &place_self;
     struct place_counts held = pending_locked();
     place_stats_add(&place_nodes[0], &held);
+    for (unsigned k = 0; k < slots_used; k++)
+        merge_placed(&slots[k]);
     place_stats_restart(&place_nodes[0]);
     memset(slots, 0, slots_used * sizeof slots[0]);
     slots_used = 0;

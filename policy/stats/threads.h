@@ -13,12 +13,50 @@
 #include "../base/guard.h"
 #include "counters.h"
 
+/* What a thread counts of placed blocks: allocations and frees per node (0 unused). */
+struct place_placed_counts {
+    uint64_t allocs[PLACE_MAX_TIERS], frees[PLACE_MAX_TIERS];
+};
+
+/* A thread's counts for one call site (policy/stats/sites.h): the site table's key, and
+ * what it has not handed over to the table's entry yet. */
+enum { PLACE_SLOT_SITES = 64 };
+struct place_site_pending {
+    uint64_t key, allocs, bytes;
+};
+
 /* One thread's counts not yet handed to the shared ones. Written only by its thread,
- * read by snapshots; a cache line each, so threads never share one. */
+ * read by snapshots; cache lines of its own, so threads never share one. */
 struct place_slot {
-    struct place_counts dram;
+    struct place_counts dram; /* first: place_self.home points at it */
+    struct place_placed_counts placed;
+    struct place_site_pending sites[PLACE_SLOT_SITES]; /* direct-mapped by key */
     bool live;
 } __attribute__((aligned(64)));
+
+static inline struct place_slot *place_own_slot(void)
+{
+    return (struct place_slot *)place_self.home;
+}
+
+static inline struct place_placed_counts *place_own_placed(void)
+{
+    struct place_slot *s = place_own_slot();
+    return __builtin_expect(s != NULL, 1) ? &s->placed : NULL;
+}
+
+/* Counts an allocation or a free (e) of a placed block in node k: in the thread's slot,
+ * or in the shared counters when it has none. */
+static inline void place_node_count(unsigned k, enum place_event e)
+{
+    struct place_placed_counts *c = place_own_placed();
+    if (__builtin_expect(c == NULL, 0)) {
+        place_stats_count(&place_nodes[k], e, 1);
+        return;
+    }
+    uint64_t *n = e == PLACE_EV_ALLOCS ? &c->allocs[k] : &c->frees[k];
+    place_relaxed_store(n, *n + 1);
+}
 
 /* Whether the pass-through path counts. Counting costs a few nanoseconds per malloc/free
  * pair, so it is done only when someone will read the counts (a report was asked for).
@@ -50,20 +88,36 @@ static inline void place_count(unsigned n, unsigned m, int64_t delta)
         place_hand_over_bytes(c);
 }
 
-/* A thread that allocated only placed blocks is one of the threads that allocated too:
- * registered (once, when counting) as its first pass-through count would register it. */
+/* A thread about to place a block registers first (once), so that it counts into a slot
+ * of its own: called outside the guard. */
 static inline void place_thread_seen(void)
 {
-    if (__builtin_expect(place_self.state == PLACE_THREAD_NEW, 0) && place_counting)
+    if (__builtin_expect(place_self.state == PLACE_THREAD_NEW, 0))
         place_count_slow(0, 0, 0);
 }
 
-/* Called once libplace is ready. With counting, threads register on their next count
- * from then on; without, place_counting goes off and nothing is registered. */
-void place_threads_start(bool counting);
+/* Called once libplace is ready: threads register on their next count from then on
+ * when counting (a report) or placing; place_counting says whether the pass-through
+ * path counts. */
+void place_threads_start(bool counting, bool placing);
 
-/* The dram tier's counts: the shared ones plus what live slots still hold. */
-struct place_snapshot place_threads_dram(void);
+/* The placed counts that live slots still hold, summed into *sum. Without wait, a busy
+ * registry is read unlocked (a signal handler). */
+void place_threads_pending(struct place_placed_counts *sum, bool wait);
+
+/* What live slots hold for the site with this key, added to *allocs and *bytes (read as
+ * they stand, unlocked). */
+void place_threads_site(uint64_t key, uint64_t *allocs, uint64_t *bytes);
+
+/* Node k's counts: the shared ones plus what live slots still hold (placed: their
+ * placed counts, from place_threads_pending). */
+struct place_snapshot place_threads_node(unsigned k, const struct place_placed_counts *placed,
+                                         bool wait);
+
+static inline struct place_snapshot place_threads_dram(void)
+{
+    return place_threads_node(0, NULL, true);
+}
 
 /* How many threads have counted an allocation since start (or since the fork, in a
  * child), and how many of those hold a slot now, that is, have not exited. Without wait,

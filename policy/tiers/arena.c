@@ -12,6 +12,8 @@
 #include "../../config/policy.h"
 #include "../base/guard.h"
 #include "../base/lib.h"
+#include "../base/out.h"
+#include "cache.h"
 #include "owner.h"
 #include "tier.h"
 
@@ -117,9 +119,6 @@ static int create(struct place_arena *a, struct place_tier *t, size_t want,
     /* MAP_NORESERVE: address space only; pages cost memory when the program touches them.
      * Under strict overcommit the kernel may refuse a large reservation, so halve. Huge
      * pages are reserved as mapped instead, so that a fault never finds none (SIGBUS). */
-    if ((*why = place_lib_load(&memkind)))
-        return -1;
-    keep_kinds_at_exit();
     int flags = spec && spec->flags ? spec->flags : MAP_NORESERVE;
     size_t len = spec && spec->len ? spec->len : want < ARENA_MIN ? ARENA_MIN : want;
     void *p = place_reserve(&len, spec && spec->len ? spec->len : ARENA_MIN, flags);
@@ -131,16 +130,21 @@ static int create(struct place_arena *a, struct place_tier *t, size_t want,
     if (spec && spec->binding && (*why = place_numa_bind(p, len, spec->binding)))
         return -1;
     a->nodes = spec && spec->binding ? spec->binding->nodes : 0;
-    if (mk.create_fixed(p, len, &a->kind) != MEMKIND_SUCCESS) {
-        *why = "memkind_create_fixed failed over its reserved range";
+    /* the first half for small blocks, the second for memkind's (whole huge pages each) */
+    size_t half = (len / 2) & ~(((size_t)2 << 20) - 1);
+    if (place_slabs_init(&a->slabs, p, half, flags & MAP_HUGETLB) != 0) {
+        *why = "the bookkeeping of its small blocks could not be mapped";
         return -1;
     }
+    place_cache_caps(t->limit, a->slabs.caps);
     if (place_owner_add(p, len, t) != 0) {
         *why = "libplace's table of owned ranges is full";
         return -1;
     }
     a->lo = p;
     a->len = len;
+    a->large_lo = (char *)p + half;
+    a->large_len = len - half;
     return 0;
 }
 
@@ -160,69 +164,55 @@ size_t place_ram(void)
     return pages > 0 && page > 0 ? (size_t)pages * (size_t)page : (size_t)1 << 34;
 }
 
+static struct place_arena arenas[PLACE_MAX_TIERS];
+static unsigned narenas;
+
 int place_arena_tier(struct place_tier *t, const struct place_arena_spec *spec)
 {
-    static struct place_arena arenas[PLACE_MAX_TIERS];
-    static unsigned n;
     size_t total = place_ram();
-    if (n == PLACE_MAX_TIERS)
+    if (narenas == PLACE_MAX_TIERS)
         return -1;
     const char *why;
-    /* memkind allocates its kind's bookkeeping: glibc's, not ours */
     uint8_t was = place_guard_enter();
-    int rc = create(&arenas[n], t, total, spec, &why);
+    int rc = create(&arenas[narenas], t, total, spec, &why);
     place_guard_leave(was);
     if (rc != 0) {
         t->unavailable = why;
         return -1;
     }
-    t->state = &arenas[n++];
+    t->slabs = &arenas[narenas].slabs;
+    t->state = &arenas[narenas++];
     return 0;
 }
 
-/* calloc and the aligned shapes, apart so that malloc's path needs no stack frame.
- * calloc: jemalloc knows which pages are fresh and zero already, which is cheaper and
- * leaves them untouched (a memset would make every page of a big block resident). */
-__attribute__((noinline)) static void *alloc_other(memkind_t kind, size_t size,
-                                                   const struct place_request *r)
+/* memkind's fixed kind over the second half of the range, made at the first large block:
+ * a program whose placed blocks are all small never loads memkind (milliseconds and
+ * megabytes per process). A thread that finds another making it is told no (the block
+ * goes down the chain): dlopen holds the loader's lock, and waiting could deadlock. */
+static bool large_ready(struct place_arena *a)
 {
-    if (!r->align)
-        return r->call == PLACE_CALLOC ? mk.calloc(kind, 1, size) : mk.malloc(kind, size);
-    void *p;
-    if (mk.posix_memalign(kind, &p, r->align, size) != 0)
-        return NULL;
-    if (r->call == PLACE_CALLOC)
-        memset(p, 0, size);
-    return p;
+    int state = atomic_load_explicit(&a->large, memory_order_acquire);
+    if (__builtin_expect(state == LARGE_READY, 1))
+        return true;
+    if (state != LARGE_NONE || !atomic_compare_exchange_strong(&a->large, &state, LARGE_BUSY))
+        return false;
+    const char *why = place_lib_load(&memkind);
+    if (!why) {
+        keep_kinds_at_exit();
+        if (mk.create_fixed(a->large_lo, a->large_len, &a->kind) != MEMKIND_SUCCESS)
+            why = "memkind_create_fixed failed over its reserved range";
+    }
+    if (why && why != place_lib_busy)
+        place_warn("blocks over %u bytes cannot be placed in arenas (they go down the chain): %s",
+                   PLACE_SMALL_MAX, why);
+    state = !why ? LARGE_READY : why == place_lib_busy ? LARGE_NONE : LARGE_FAILED;
+    atomic_store_explicit(&a->large, state, memory_order_release);
+    return state == LARGE_READY;
 }
 
-void *place_arena_alloc(struct place_tier *t, const struct place_request *r)
-{
-    memkind_t kind = ((struct place_arena *)t->state)->kind;
-    size_t size = r->size ? r->size : 1; /* malloc(0)'s unique pointer */
-    if (__builtin_expect(r->call == PLACE_MALLOC, 1))
-        return mk.malloc(kind, size);
-    return alloc_other(kind, size, r);
-}
-
-void place_arena_free(struct place_tier *t, void *p, size_t usable, struct place_cu_call *cu)
-{
-    (void)usable;
-    (void)cu;
-    mk.free(((struct place_arena *)t->state)->kind, p);
-}
-
-size_t place_arena_usable(struct place_tier *t, const void *p)
-{
-    return mk.usable_size(((struct place_arena *)t->state)->kind, (void *)p);
-}
-
-void *place_memkind_sym(const char *name)
-{
-    return place_lib_sym(&memkind, name);
-}
-
-size_t place_arena_good_size(size_t size, size_t align)
+/* The usable size memkind will give a large block: jemalloc's size classes (four per
+ * doubling), reserved under the limit before allocating. */
+static size_t large_size(size_t size, size_t align)
 {
     /* jemalloc's sz_sa2u: aligned small blocks come from a class that is a multiple of
      * the alignment; past a page of alignment, or past the small classes, from large
@@ -239,4 +229,122 @@ size_t place_arena_good_size(size_t size, size_t align)
     unsigned lg = 63u - (unsigned)__builtin_clzll(size - 1); /* floor(log2(size - 1)) */
     size_t delta = (size_t)1 << (lg - 2);
     return (size + delta - 1) & ~(delta - 1);
+}
+
+/* A block past the small classes, from memkind, its usable size reserved under the limit.
+ * calloc: jemalloc knows which pages are fresh and zero already, which is cheaper and
+ * leaves them untouched (a memset would make every page of a big block resident). */
+static void *take_large(struct place_tier *t, struct place_arena *a, const struct place_request *r,
+                        bool force, bool *limited)
+{
+    if (!large_ready(a))
+        return NULL;
+    size_t want = large_size(r->size, r->align);
+    if (!place_tier_reserve(t, want, force)) {
+        *limited = true;
+        return NULL;
+    }
+    void *p = NULL;
+    if (!r->align)
+        p = r->call == PLACE_CALLOC ? mk.calloc(a->kind, 1, r->size) : mk.malloc(a->kind, r->size);
+    else if (mk.posix_memalign(a->kind, &p, r->align, r->size) != 0)
+        p = NULL;
+    else if (r->call == PLACE_CALLOC)
+        memset(p, 0, r->size);
+    if (!p) {
+        place_tier_release(t, (int64_t)want);
+        return NULL;
+    }
+    size_t got = mk.usable_size(a->kind, p);
+    if (got > want && !place_tier_reserve(t, got - want, force)) {
+        mk.free(a->kind, p);
+        place_tier_release(t, (int64_t)want);
+        *limited = true;
+        return NULL;
+    }
+    if (got < want)
+        place_tier_release(t, (int64_t)(want - got));
+    if (__builtin_expect(t->reclaim_below || (force && t->limit), 0))
+        place_tier_commit_marks(t, got, force);
+    return p;
+}
+
+void *place_arena_take(struct place_tier *t, const struct place_request *r, bool force,
+                       bool *limited)
+{
+    struct place_arena *a = t->state;
+    *limited = false;
+    unsigned c = r->align ? place_aligned_class(r->size, r->align)
+                 : r->size <= PLACE_SMALL_MAX ? place_size_class(r->size)
+                                              : PLACE_CLASSES;
+    if (c == PLACE_CLASSES)
+        return take_large(t, a, r, force, limited);
+    struct place_bins *b = place_cache_bins(t->index);
+    void *p = b ? place_bin_pop(b, c) : NULL;
+    if (!p)
+        p = place_cache_refill(t, &a->slabs, c, force, limited);
+    if (p && r->call == PLACE_CALLOC)
+        memset(p, 0, r->size);
+    return p;
+}
+
+void place_arena_give(struct place_tier *t, void *p)
+{
+    struct place_arena *a = t->state;
+    if (place_slabs_own(&a->slabs, p)) {
+        unsigned c = place_slabs_class(&a->slabs, p);
+        struct place_bins *b = place_cache_bins(t->index);
+        if (!b || !place_bin_push(b, c, p))
+            place_cache_overflow(t, &a->slabs, c, p);
+        return;
+    }
+    size_t n = mk.usable_size(a->kind, p);
+    mk.free(a->kind, p);
+    place_tier_release(t, (int64_t)n);
+}
+
+size_t place_arena_usable(struct place_tier *t, const void *p)
+{
+    struct place_arena *a = t->state;
+    if (place_slabs_own(&a->slabs, p))
+        return place_class_size[place_slabs_class(&a->slabs, p)];
+    return mk.usable_size(a->kind, (void *)p);
+}
+
+size_t place_arena_reclaim(struct place_tier *t, size_t want)
+{
+    (void)want;
+    struct place_arena *a = t->state;
+    return place_cache_flush(t, &a->slabs) + place_slabs_trim(&a->slabs);
+}
+
+struct place_slabs *place_arena_slabs(struct place_tier *t)
+{
+    return &((struct place_arena *)t->state)->slabs;
+}
+
+void place_arenas_prefork(void)
+{
+    place_caches_prefork();
+    for (unsigned k = 0; k < narenas; k++)
+        place_slabs_prefork(&arenas[k].slabs);
+}
+
+void place_arenas_postfork_parent(void)
+{
+    for (unsigned k = narenas; k-- > 0;)
+        place_slabs_postfork(&arenas[k].slabs);
+    place_caches_postfork_parent();
+}
+
+void place_arenas_postfork_child(void)
+{
+    for (unsigned k = narenas; k-- > 0;)
+        place_slabs_postfork(&arenas[k].slabs);
+    place_caches_postfork_child();
+}
+
+void *place_memkind_sym(const char *name)
+{
+    return place_lib_sym(&memkind, name);
 }

@@ -12,13 +12,21 @@
 #include <stdint.h>
 
 #include "binding.h"
+#include "cache.h"
+#include "slab.h"
 #include "tier.h"
 
 struct memkind;
 
+enum place_large { LARGE_NONE, LARGE_BUSY, LARGE_READY, LARGE_FAILED };
+
 struct place_arena {
     void *lo;
     size_t len;
+    struct place_slabs slabs;   /* the first half: small blocks */
+    char *large_lo;             /* the second: memkind's, for larger ones */
+    size_t large_len;
+    _Atomic int large;          /* enum place_large: memkind's kind made yet? */
     struct memkind *kind;
     uint64_t nodes; /* the NUMA nodes its pages are bound to; 0: the kernel's choice */
 };
@@ -49,15 +57,21 @@ size_t place_ram(void);
 /* A function of libmemkind (loaded if it is not yet), or NULL. */
 void *place_memkind_sym(const char *name);
 
-/* The tier operations of every arena tier (t->state is its arena): malloc's, calloc's
- * and memalign's semantics, free, usable size. */
-void *place_arena_alloc(struct place_tier *t, const struct place_request *r);
-void place_arena_free(struct place_tier *t, void *p, size_t usable, struct place_cu_call *cu);
+/* The tier operations of every arena tier (t->state is its arena): take and give (the
+ * arena counts its own bytes: tiers/cache.h), usable size, reclaim (the calling thread's
+ * cache, then empty slabs' pages back to the kernel). */
+void *place_arena_take(struct place_tier *t, const struct place_request *r, bool force,
+                       bool *limited);
+void place_arena_give(struct place_tier *t, void *p);
 size_t place_arena_usable(struct place_tier *t, const void *p);
+size_t place_arena_reclaim(struct place_tier *t, size_t want);
 
-/* The usable size a request for size bytes at align will get: jemalloc's size classes
- * (four per doubling above 128 bytes). Limits reserve this before allocating, so that
- * the reservation is what the block will count. */
-size_t place_arena_good_size(size_t size, size_t align);
+/* The small blocks' pool of arena tier t. */
+struct place_slabs *place_arena_slabs(struct place_tier *t);
+
+/* fork: every arena's pool and the caches' registry, held across it. */
+void place_arenas_prefork(void);
+void place_arenas_postfork_parent(void);
+void place_arenas_postfork_child(void);
 
 #endif

@@ -65,9 +65,9 @@ static int arena_init(struct place_tier *t)
 
 const struct place_tier_ops place_dram_arena_ops = {
     .init = arena_init,
-    .alloc = place_arena_alloc,
-    .free = place_arena_free,
+    .take = place_arena_take,
+    .give = place_arena_give,
+    .reclaim = place_arena_reclaim,
     .usable_size = place_arena_usable,
     .stats = place_host_stats,
-    .good_size = place_arena_good_size,
 };

@@ -101,10 +101,10 @@ static int hbw_init(struct place_tier *t)
 
 const struct place_tier_ops place_hbw_ops = {
     .init = hbw_init,
-    .alloc = place_arena_alloc,
-    .free = place_arena_free,
+    .take = place_arena_take,
+    .give = place_arena_give,
+    .reclaim = place_arena_reclaim,
     .usable_size = place_arena_usable,
     .stats = place_numa_stats,
-    .good_size = place_arena_good_size,
     .verify = place_numa_verify,
 };

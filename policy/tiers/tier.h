@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "../stats/counters.h"
+#include "../stats/threads.h"
 #include "../stats/timeline.h"
 
 struct place_tier;
@@ -40,11 +41,19 @@ struct place_request {
                                  * again (a realloc its own tier refused) */
 };
 
+/* A tier either lets the engine count its bytes (alloc and free: the engine reserves a
+ * block's usable size under the limit first, and releases it after the free), or counts
+ * them itself (take and give: an arena's thread caches reserve and release in batches,
+ * tiers/cache.h). Exactly one of the two pairs is set. */
 struct place_tier_ops {
-    /* required */
     void *(*alloc)(struct place_tier *, const struct place_request *r); /* zeroed for calloc */
     /* cu: the program's own free call when a CUDA call frees the block, else NULL */
     void (*free)(struct place_tier *, void *p, size_t usable, struct place_cu_call *cu);
+    /* alloc and its accounting in one (force: past the limit); NULL with *limited true
+     * when the limit refused, false when the tier's memory did */
+    void *(*take)(struct place_tier *, const struct place_request *r, bool force, bool *limited);
+    void (*give)(struct place_tier *, void *p); /* free and its accounting in one */
+    /* required */
     int (*stats)(struct place_tier *, size_t *total, size_t *free);
     /* optional (NULL when the tier has nothing to offer) */
     int (*init)(struct place_tier *); /* at start: 0, or -1 with unavailable set */
@@ -75,6 +84,7 @@ struct place_tier {
     _Atomic uint32_t waiters, wake;
     _Atomic int prepared; /* 0 not yet, 1 under way, 2 done */
     void *state;          /* the tier's own (an arena, a pool) */
+    struct place_slabs *slabs; /* an arena's small blocks (tiers/slab.h), for the fast paths */
 };
 
 /* The default tier: glibc's allocator. Allocations no rule places are counted here. */
@@ -142,10 +152,15 @@ static inline void place_tier_commit(struct place_tier *t, size_t got, bool forc
 }
 
 /* Frees block p of t's (usable: what it counts; cu: the program's CUDA free, or NULL)
- * and uncharges it. */
+ * and uncharges it; a tier that counts its own bytes gives it back instead. */
 static inline void place_tier_free(struct place_tier *t, void *p, size_t usable,
                                    struct place_cu_call *cu)
 {
+    if (t->ops->give) {
+        t->ops->give(t, p);
+        place_node_count(t->index, PLACE_EV_FREES);
+        return;
+    }
     t->ops->free(t, p, usable, cu);
     place_tier_uncharge(t, usable);
 }

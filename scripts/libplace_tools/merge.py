@@ -103,6 +103,8 @@ def merge_node(name, group):
         # overflow_peak, a sum among NODE_COUNTERS, is one in the same way
         "peak": sum(n["peak"] for n in nodes),
         "in_use": sum(n["in_use"] for n in nodes),
+        # blocks threads' caches hold: counted against the limit, not in use
+        "cached": sum(n.get("cached", 0) for n in nodes),
         "wait_seconds": round(sum(n["wait_seconds"] for n in nodes), 6),
         "machine": machine_memory(group),
         "timeline": decimate(sum_timelines([(shift, n["timeline"]) for shift, _, n in group])),

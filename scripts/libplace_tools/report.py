@@ -221,6 +221,7 @@ NODE_COUNTERS = ["allocations", "frees", "refused", "fallbacks_out", "fallbacks_
 NODE_FIELDS = ([("name", "str", True), ("kind", "str", True), ("limit", "count", True),
                 ("available", "bool", True), ("unavailable", "str?", True),
                 ("planned", "bool", False), ("in_use", "int", True), ("peak", "int", True),
+                ("cached", "count", False),
                 ("wait_seconds", "seconds", True), ("machine", "object?", True),
                 ("timeline", "array", True), ("reclaim_min", "percent", False),
                 ("reclaim_target", "percent", False), ("verified", "object?", False)]

@@ -23,7 +23,7 @@ to = capped, dram
 on_full = wait
 wait = 5s
 [rule big]
-size = 64K..
+size = ${4:-64K..}
 to = capped, dram
 on_full = $2
 $3
@@ -58,7 +58,9 @@ jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load
     [ "$(node capped in_use)" = 0 ]
     [ "$(node capped refused)" -gt 0 ]
     [ "$(node capped fallbacks_out)" = "$(node dram fallbacks_in)" ]
-    [ "$(node capped fallbacks_out)" = "$(node capped refused)" ]
+    # a refused request that the tier's reclaim (its thread's cache flushed), or another
+    # thread's free, made room for by its retry is served there; the rest went down the chain
+    [ "$(node capped fallbacks_out)" -le "$(node capped refused)" ]
 }
 
 @test "on_full = wait: a thread waits until another frees, then gets the node" {
@@ -272,31 +274,37 @@ aligned_alloc 8192: capped, used within limit"
     /usr/bin/python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["program"] == "li\ufffdmits"' "$BATS_TEST_TMPDIR/r.json"
 }
 
+# small: blocks of the small classes, which the arena's per-thread caches hand out and
+# take back (a cached block counts against the limit: held by a thread all the same)
 @test "stress: 8 threads, realloc, cross-thread frees and forks, every on_full: limits hold, counters balance" {
-    local mode iters
-    for mode in fallback wait overflow; do
+    local mode iters sizes window limit
+    for sizes in large small; do for mode in fallback wait overflow; do
         iters=3000
         extra=""
         [ "$mode" = wait ] && iters=400 && extra="wait = 5ms" # a wait takes its time
-        policy 8M "$mode" "$extra"
+        window=64K.. limit=$((8 << 20))
+        # small: a window libc's own blocks stay out of (a thread's DTV is ~300 bytes),
+        # and a limit the 64 blocks the threads trade reach
+        [ "$sizes" = small ] && iters=$((iters * 20)) && window=1025..4000 && limit=$((128 << 10))
+        policy "$limit" "$mode" "$extra" "$window"
         run timeout 120 env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" \
-            "$PROGS/limits" stress 8 "$iters"
+            "$PROGS/limits" stress 8 "$iters" "$sizes"
         assert_success
         # every block freed, by the program's count and by libplace's; every child that
         # forked found the node as its parent left it
-        assert_line --regexp "^over [0-9]+ tracked 0 used 0 peak [0-9]+ limit $((8 << 20))\$"
+        assert_line --regexp "^over [0-9]+ tracked 0 used 0 peak [0-9]+ limit $limit\$"
         assert_line --regexp '^forks [1-9][0-9]* failed 0$'
         if [ "$mode" != overflow ]; then # only overflow may pass the limit
             assert_line --regexp '^over 0 '
-            [ "$(node capped peak)" -le $((8 << 20)) ]
+            [ "$(node capped peak)" -le $limit ]
             [ "$(node capped overflow_peak)" = 0 ]
         else # a level, not a sum over the thousands of allocations that went past it
             [ "$(node capped overflows)" -gt 0 ]
-            [ "$(node capped overflow_peak)" = $(($(node capped peak) - (8 << 20))) ]
+            [ "$(node capped overflow_peak)" = $(($(node capped peak) - limit)) ]
         fi
         valid_report "$BATS_TEST_TMPDIR/report.json"
         [ "$(node capped allocations)" = "$(node capped frees)" ]
         [ "$(node capped in_use)" = 0 ]
         rm -f "$BATS_TEST_TMPDIR"/report.json*
-    done
+    done; done
 }

@@ -4,9 +4,11 @@
  * themselves, not only against libplace's counters.
  *
  *   limits threads N ITERS   N threads allocate 64-256 KiB blocks and free each other's
- *   limits stress N ITERS    the same, with realloc of every fourth block, and the first
+ *   limits stress N ITERS [small]
+ *                            the same, with realloc of every fourth block, and the first
  *                            thread forking a child every 100 blocks that allocates and
- *                            frees in the node and checks it from its side
+ *                            frees in the node and checks it from its side; small: blocks
+ *                            of 1..4 KiB (an arena's thread caches) instead
  *   limits wait MS           fill capped, then a thread's malloc waits until main frees
  *                            a block MS ms later
  *   limits fill SIZE COUNT [idle]
@@ -92,8 +94,8 @@ static void child(unsigned seed)
 {
     void *p[8];
     long long before = place_used("capped");
-    for (int k = 0; k < 8; k++)
-        p[k] = malloc((64 << 10) + rand_r(&seed) % (64 << 10));
+    for (int k = 0; k < 8; k++) /* past the small classes: no thread cache keeps them */
+        p[k] = malloc((64 << 10) + 1 + rand_r(&seed) % (64 << 10));
     for (int k = 0; k < 8; k++)
         free(p[k]);
     _exit(place_used("capped") == before && before >= 0 ? 0 : 1);
@@ -102,7 +104,7 @@ static void child(unsigned seed)
 enum { SLOTS = 64 };
 static _Atomic(void *) shared[SLOTS]; /* blocks handed between threads */
 static int iters;
-static bool stress;
+static bool stress, small;
 static _Atomic int forks, failed;
 
 static void fork_one(unsigned seed)
@@ -121,10 +123,10 @@ static void *churn(void *arg)
 {
     unsigned seed = (unsigned)(size_t)arg;
     for (int k = 0; k < iters; k++) {
-        size_t size = (64 << 10) + rand_r(&seed) % (192 << 10);
+        size_t size = small ? 1025 + rand_r(&seed) % 2975 : (64 << 10) + rand_r(&seed) % (192 << 10);
         void *p = take(size);
         if (stress && p && k % 4 == 0)
-            p = resize(p, (16 << 10) + rand_r(&seed) % (256 << 10));
+            p = resize(p, small ? 1025 + rand_r(&seed) % 2975 : (16 << 10) + rand_r(&seed) % (256 << 10));
         if (stress && (size_t)arg == 1 && k % 100 == 99)
             fork_one(seed);
         /* swap it into a random slot and free what another thread left there */
@@ -136,6 +138,8 @@ static void *churn(void *arg)
 static int threads(int n)
 {
     pthread_t t[64];
+    /* what main itself holds in the node (libc's blocks, when the window takes them) */
+    long long base = place_used("capped");
     for (int k = 0; k < n; k++)
         pthread_create(&t[k], NULL, churn, (void *)(size_t)(k + 1));
     for (int k = 0; k < n; k++)
@@ -143,7 +147,7 @@ static int threads(int n)
     for (int k = 0; k < SLOTS; k++)
         give(atomic_exchange(&shared[k], NULL));
     printf("over %d tracked %lld used %lld peak %lld limit %lld\n", atomic_load(&over),
-           atomic_load(&tracked), place_used("capped"), place_peak("capped"), limit);
+           atomic_load(&tracked), place_used("capped") - base, place_peak("capped"), limit);
     if (stress)
         printf("forks %d failed %d\n", atomic_load(&forks), atomic_load(&failed));
     return 0;
@@ -349,8 +353,10 @@ static int spin(int n)
 int main(int argc, char **argv)
 {
     limit = place_limit("capped");
-    if (argc == 4 && (strcmp(argv[1], "threads") == 0 || strcmp(argv[1], "stress") == 0)) {
+    if ((argc == 4 || argc == 5) &&
+        (strcmp(argv[1], "threads") == 0 || strcmp(argv[1], "stress") == 0)) {
         iters = atoi(argv[3]);
+        small = argc == 5 && strcmp(argv[4], "small") == 0;
         stress = argv[1][0] == 's';
         return threads(atoi(argv[2]));
     }

@@ -165,7 +165,7 @@ static void contents_and_usable(void)
 /* With counting on, every family member is counted and frees balance the bytes. */
 static void counted(void)
 {
-    place_threads_start(true); /* as the constructor does when a report is asked for */
+    place_threads_start(true, false); /* as the constructor does when a report is asked for */
     free(malloc(1));           /* this thread registers on its first counted call */
     struct place_snapshot s0 = place_threads_dram();
 

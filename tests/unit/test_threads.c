@@ -65,7 +65,7 @@ static uint64_t seen(unsigned *live)
 
 int main(void)
 {
-    place_threads_start(true); /* as the constructor does when a report is asked for */
+    place_threads_start(true, false); /* as the constructor does when a report is asked for */
     free(malloc(1));           /* registers this thread */
     struct place_snapshot s0 = now();
     unsigned live;

@@ -1,0 +1,208 @@
+#include "cache.h"
+
+#include <pthread.h>
+#include <string.h>
+
+#include "../base/glibc.h"
+#include "../stats/timeline.h"
+#include "arena.h"
+
+/* Every cache ever made; a thread's goes back to the list for the next thread when it
+ * exits, emptied. The lock is taken when a thread makes or leaves one, and across fork. */
+static pthread_mutex_t registry = PTHREAD_MUTEX_INITIALIZER;
+static struct place_tcache *caches;
+static pthread_key_t exit_key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+
+/* A thread that exited: bins of no room, so whatever it allocates or frees after its
+ * exit hook goes to the shared pool one block at a time. */
+static struct place_bins no_bins;
+static struct place_tcache exited = {.tier = {[0 ... PLACE_MAX_TIERS - 1] = &no_bins}};
+
+void place_cache_caps(uint64_t limit, uint8_t caps[PLACE_CLASSES])
+{
+    uint64_t budget = limit && limit / 256 < 65536 ? limit / 256 : 65536;
+    for (unsigned c = 0; c < PLACE_CLASSES; c++) {
+        uint64_t n = budget / place_class_size[c];
+        caps[c] = (uint8_t)(n > PLACE_BIN_MAX ? PLACE_BIN_MAX : n);
+    }
+}
+
+static void give_back(struct place_tier *t, struct place_slabs *s, unsigned c, void *const *blocks,
+                      unsigned n)
+{
+    if (!n)
+        return;
+    place_slabs_give(s, c, blocks, n);
+    place_tier_release(t, (int64_t)n * place_class_size[c]);
+    place_timeline_tick();
+}
+
+static size_t flush_bins(struct place_tier *t, struct place_slabs *s, struct place_bins *b)
+{
+    size_t bytes = 0;
+    for (unsigned c = 0; c < PLACE_CLASSES; c++) {
+        struct place_bin *bin = &b->bin[c];
+        bytes += (size_t)bin->n * place_class_size[c];
+        give_back(t, s, c, bin->item, bin->n);
+        bin->n = 0;
+    }
+    return bytes;
+}
+
+/* Every bin of cache c back to its tier's pool. */
+static void flush_all(struct place_tcache *c)
+{
+    for (unsigned k = 0; k < PLACE_MAX_TIERS; k++)
+        if (c->tier[k] && c->tier[k] != &no_bins)
+            flush_bins(place_tiers[k], place_arena_slabs(place_tiers[k]), c->tier[k]);
+}
+
+/* pthread key destructor: the thread is exiting. */
+static void thread_exit(void *arg)
+{
+    struct place_tcache *c = arg;
+    uint8_t was = place_guard_enter();
+    flush_all(c);
+    pthread_mutex_lock(&registry);
+    c->owner = NULL;
+    pthread_mutex_unlock(&registry);
+    place_self.cache = &exited;
+    place_guard_leave(was);
+}
+
+static void make_key(void)
+{
+    pthread_key_create(&exit_key, thread_exit);
+}
+
+/* The calling thread's cache, made (or taken over from an exited thread) at first use. */
+static struct place_tcache *own_cache(void)
+{
+    struct place_tcache *c = place_self.cache;
+    if (c)
+        return c;
+    pthread_once(&key_once, make_key);
+    pthread_mutex_lock(&registry);
+    for (c = caches; c && c->owner; c = c->next)
+        ;
+    if (!c && (c = __libc_calloc(1, sizeof *c))) {
+        c->next = caches;
+        __atomic_store_n(&caches, c, __ATOMIC_RELEASE); /* readers walk it unlocked */
+    }
+    if (c)
+        c->owner = &place_self;
+    pthread_mutex_unlock(&registry);
+    if (!c)
+        return &exited;
+    place_self.cache = c;
+    pthread_setspecific(exit_key, c);
+    return c;
+}
+
+/* The calling thread's bins for t, made at first use. */
+static struct place_bins *own_bins(struct place_tier *t, struct place_slabs *s)
+{
+    struct place_tcache *c = own_cache();
+    struct place_bins *b = c->tier[t->index];
+    if (b)
+        return b;
+    if (!(b = __libc_calloc(1, sizeof *b)))
+        return &no_bins;
+    for (unsigned k = 0; k < PLACE_CLASSES; k++)
+        b->bin[k].cap = s->caps[k];
+    /* a reader sums every thread's bins: set up before it is published */
+    __atomic_store_n(&c->tier[t->index], b, __ATOMIC_RELEASE);
+    return b;
+}
+
+void *place_cache_refill(struct place_tier *t, struct place_slabs *s, unsigned c, bool force,
+                         bool *limited)
+{
+    struct place_bins *b = own_bins(t, s);
+    struct place_bin *bin = &b->bin[c];
+    size_t size = place_class_size[c];
+    unsigned n = bin->cap / 2 + 1;
+    *limited = false;
+    /* the whole batch under the limit, else one block, else this thread's own cached
+     * blocks go back first (other threads' stay theirs: at most their bins' bounds) */
+    if (!place_tier_reserve(t, n * size, force)) {
+        n = 1;
+        if (!place_tier_reserve(t, size, force) &&
+            (!place_cache_flush(t, s) || !place_tier_reserve(t, size, force))) {
+            *limited = true;
+            return NULL;
+        }
+    }
+    void *got[PLACE_BIN_MAX / 2 + 1];
+    unsigned k = place_slabs_take(s, c, got, n);
+    if (k < n)
+        place_tier_release(t, (int64_t)(n - k) * (int64_t)size);
+    if (!k)
+        return NULL;
+    place_tier_commit_marks(t, k * size, force);
+    place_timeline_tick();
+    for (unsigned j = 1; j < k; j++)
+        place_bin_push(b, c, got[j]);
+    return got[0];
+}
+
+void place_cache_overflow(struct place_tier *t, struct place_slabs *s, unsigned c, void *p)
+{
+    struct place_bins *b = own_bins(t, s);
+    struct place_bin *bin = &b->bin[c];
+    unsigned half = bin->n - bin->n / 2;
+    /* the oldest half goes: the newest are the likeliest still in the CPU's cache */
+    give_back(t, s, c, bin->item, half);
+    memmove(bin->item, bin->item + half, (bin->n - half) * sizeof bin->item[0]);
+    bin->n -= half;
+    if (!place_bin_push(b, c, p))
+        give_back(t, s, c, &p, 1);
+}
+
+size_t place_cache_flush(struct place_tier *t, struct place_slabs *s)
+{
+    struct place_tcache *c = place_self.cache;
+    struct place_bins *b = c ? c->tier[t->index] : NULL;
+    return b && b != &no_bins ? flush_bins(t, s, b) : 0;
+}
+
+int64_t place_cache_held(unsigned k)
+{
+    int64_t sum = 0;
+    for (struct place_tcache *c = __atomic_load_n(&caches, __ATOMIC_ACQUIRE); c; c = c->next) {
+        struct place_bins *b = __atomic_load_n(&c->tier[k], __ATOMIC_ACQUIRE);
+        for (unsigned j = 0; b && j < PLACE_CLASSES; j++)
+            sum += (int64_t)__atomic_load_n(&b->bin[j].n, __ATOMIC_RELAXED) * place_class_size[j];
+    }
+    return sum;
+}
+
+void place_caches_prefork(void)
+{
+    pthread_mutex_lock(&registry);
+}
+
+void place_caches_postfork_parent(void)
+{
+    pthread_mutex_unlock(&registry);
+}
+
+void place_caches_postfork_child(void)
+{
+    for (struct place_tcache *c = caches; c; c = c->next) {
+        if (!c->owner || c->owner == &place_self)
+            continue;
+        /* the forking thread's prefork raised its own guard; another thread's guard up
+         * means it was inside libplace, maybe halfway through its bins */
+        if (c->owner->state != PLACE_THREAD_BUSY) {
+            flush_all(c);
+        } else { /* its blocks stay out, and counted: a leak, never a block handed out twice */
+            for (unsigned k = 0; k < PLACE_MAX_TIERS; k++)
+                for (unsigned j = 0; c->tier[k] && j < PLACE_CLASSES; j++)
+                    c->tier[k]->bin[j].n = 0;
+        }
+        c->owner = NULL;
+    }
+    pthread_mutex_init(&registry, NULL);
+}

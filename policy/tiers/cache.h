@@ -1,0 +1,95 @@
+/* Per-thread caches in front of the arenas' small blocks (tiers/slab.h).
+ *
+ * Each thread keeps, per arena tier and size class, a bounded stack of free blocks: a
+ * placed malloc pops one, a free pushes one, and neither touches a shared cache line.
+ * An empty stack is refilled, a full one half flushed, in a batch under one acquisition
+ * of the arena's lock.
+ *
+ * What a cached block counts: a block counts against its tier's limit from the moment it
+ * leaves the shared pool until it goes back, whether a thread holds it live or cached
+ * (as StarPU counts its cached buffers). A refill reserves its whole batch under the
+ * limit in one step and a flush releases it, so threads together never pass the limit
+ * and the hot path never reads it. A tier's report gives the bytes held in caches apart.
+ * How much a thread may cache is bounded per class (PLACE_BIN_MAX blocks, and a byte
+ * budget that shrinks with a small limit): see place_cache_caps. */
+#ifndef PLACE_CACHE_H
+#define PLACE_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../base/guard.h"
+#include "slab.h"
+#include "tier.h"
+
+enum { PLACE_BIN_MAX = 32 };
+
+struct place_bin {
+    uint32_t n, cap;
+    void *item[PLACE_BIN_MAX];
+};
+
+/* One thread's bins for one tier. */
+struct place_bins {
+    struct place_bin bin[PLACE_CLASSES];
+};
+
+/* One thread's caches, one set of bins per arena tier (made at its first use). */
+struct place_tcache {
+    struct place_bins *tier[PLACE_MAX_TIERS];
+    struct place_tcache *next;       /* every cache ever made */
+    const struct place_thread *owner; /* its thread's state; NULL: free for a new thread */
+};
+
+/* The bins of the calling thread for tier index k, or NULL (not made yet). */
+static inline struct place_bins *place_cache_bins(unsigned k)
+{
+    struct place_tcache *c = place_self.cache;
+    return __builtin_expect(c != NULL, 1) ? c->tier[k] : NULL;
+}
+
+static inline void *place_bin_pop(struct place_bins *b, unsigned c)
+{
+    struct place_bin *bin = &b->bin[c];
+    if (__builtin_expect(bin->n == 0, 0))
+        return NULL;
+    return bin->item[--bin->n];
+}
+
+static inline bool place_bin_push(struct place_bins *b, unsigned c, void *p)
+{
+    struct place_bin *bin = &b->bin[c];
+    if (__builtin_expect(bin->n == bin->cap, 0))
+        return false;
+    bin->item[bin->n++] = p;
+    return true;
+}
+
+/* The slow paths, with the guard up. A block of class c for tier t from its pool s,
+ * refilling the bin (its batch reserved under the limit; force: past it); NULL with
+ * *limited true when the limit refused, false when the range is used up. */
+void *place_cache_refill(struct place_tier *t, struct place_slabs *s, unsigned c, bool force,
+                         bool *limited);
+
+/* Takes block p of class c back when its bin is full: half the bin goes back to s. */
+void place_cache_overflow(struct place_tier *t, struct place_slabs *s, unsigned c, void *p);
+
+/* Every block the calling thread caches for t goes back to s: the bytes released. */
+size_t place_cache_flush(struct place_tier *t, struct place_slabs *s);
+
+/* The bytes every thread's bins hold for tier index k (read as they stand, unlocked). */
+int64_t place_cache_held(unsigned k);
+
+/* Each class's bin size for a tier with this limit (0: none): PLACE_BIN_MAX blocks and
+ * 64 KiB per class, or limit / 256 per class when that is less. */
+void place_cache_caps(uint64_t limit, uint8_t caps[PLACE_CLASSES]);
+
+/* fork: the caches' registry is held across it; the child gives back what the threads
+ * that did not follow it cached (a thread that was inside libplace at the fork keeps
+ * its blocks out: its cache may be half changed). */
+void place_caches_prefork(void);
+void place_caches_postfork_parent(void);
+void place_caches_postfork_child(void);
+
+#endif

@@ -1,0 +1,155 @@
+#include "slab.h"
+
+#include <sys/mman.h>
+
+enum { SLAB = 1 << PLACE_SLAB_SHIFT };
+
+const uint32_t place_class_size[PLACE_CLASSES] = {
+    16,    32,    48,    64,    80,    96,    112,   128,   160,   192,   224,
+    256,   320,   384,   448,   512,   640,   768,   896,   1024,  1280,  1536,
+    1792,  2048,  2560,  3072,  3584,  4096,  5120,  6144,  7168,  8192,  10240,
+    12288, 14336, 16384, 20480, 24576, 28672, 32768, 40960, 49152, 57344, 65536,
+};
+
+unsigned place_aligned_class(size_t size, size_t align)
+{
+    if (size > PLACE_SMALL_MAX || align > PLACE_SMALL_MAX)
+        return PLACE_CLASSES;
+    unsigned c = place_size_class(size > align ? size : align);
+    while (c < PLACE_CLASSES && place_class_size[c] % align) /* 64 KiB: any align up to it */
+        c++;
+    return c;
+}
+
+int place_slabs_init(struct place_slabs *s, void *lo, size_t len, bool keep_pages)
+{
+    size_t n = len >> PLACE_SLAB_SHIFT;
+    void *meta = mmap(NULL, n * sizeof(struct place_slab), PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (meta == MAP_FAILED)
+        return -1;
+    pthread_mutex_init(&s->lock, NULL);
+    s->lo = s->carve = lo;
+    s->hi = (char *)lo + (n << PLACE_SLAB_SHIFT);
+    s->meta = meta;
+    s->keep_pages = keep_pages;
+    return 0;
+}
+
+static struct place_slab *meta_of(const struct place_slabs *s, const void *p)
+{
+    return place_slab_of(s, p);
+}
+
+static char *base_of(const struct place_slabs *s, const struct place_slab *sl)
+{
+    return s->lo + ((size_t)(sl - s->meta) << PLACE_SLAB_SHIFT);
+}
+
+static void link_partial(struct place_slabs *s, struct place_slab *sl)
+{
+    struct place_slab **head = &s->partial[sl->cls];
+    sl->prev = NULL;
+    sl->next = *head;
+    if (*head)
+        (*head)->prev = sl;
+    *head = sl;
+    sl->listed = true;
+}
+
+static void unlink_partial(struct place_slabs *s, struct place_slab *sl)
+{
+    if (sl->prev)
+        sl->prev->next = sl->next;
+    else
+        s->partial[sl->cls] = sl->next;
+    if (sl->next)
+        sl->next->prev = sl->prev;
+    sl->listed = false;
+}
+
+/* A slab for class c: an empty one (of any class), else one never used. */
+static struct place_slab *new_slab(struct place_slabs *s, unsigned c)
+{
+    struct place_slab *sl = s->empty;
+    if (sl) {
+        s->empty = sl->next;
+    } else {
+        if (s->carve == s->hi)
+            return NULL;
+        sl = meta_of(s, s->carve);
+        s->carve += SLAB;
+    }
+    *sl = (struct place_slab){.cls = (uint8_t)c, .cap = SLAB / place_class_size[c]};
+    link_partial(s, sl);
+    return sl;
+}
+
+unsigned place_slabs_take(struct place_slabs *s, unsigned c, void **out, unsigned n)
+{
+    size_t size = place_class_size[c];
+    unsigned got = 0;
+    pthread_mutex_lock(&s->lock);
+    while (got < n) {
+        struct place_slab *sl = s->partial[c];
+        if (!sl && !(sl = new_slab(s, c)))
+            break;
+        unsigned from = got;
+        for (; got < n && sl->free; got++) {
+            out[got] = sl->free;
+            sl->free = *(void **)sl->free;
+        }
+        char *base = base_of(s, sl);
+        for (; got < n && sl->bump < sl->cap; got++)
+            out[got] = base + sl->bump++ * size;
+        sl->out += got - from;
+        if (!sl->free && sl->bump == sl->cap)
+            unlink_partial(s, sl);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return got;
+}
+
+void place_slabs_give(struct place_slabs *s, unsigned c, void *const *blocks, unsigned n)
+{
+    (void)c;
+    pthread_mutex_lock(&s->lock);
+    for (unsigned k = 0; k < n; k++) {
+        struct place_slab *sl = meta_of(s, blocks[k]);
+        *(void **)blocks[k] = sl->free;
+        sl->free = blocks[k];
+        if (!sl->listed)
+            link_partial(s, sl);
+        if (--sl->out == 0) { /* empty: any class may have it */
+            unlink_partial(s, sl);
+            sl->next = s->empty;
+            s->empty = sl;
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+}
+
+size_t place_slabs_trim(struct place_slabs *s)
+{
+    size_t given = 0;
+    if (s->keep_pages)
+        return 0;
+    pthread_mutex_lock(&s->lock);
+    for (struct place_slab *sl = s->empty; sl; sl = sl->next)
+        if (!sl->released && madvise(base_of(s, sl), SLAB, MADV_DONTNEED) == 0) {
+            sl->released = true;
+            given += SLAB;
+        }
+    pthread_mutex_unlock(&s->lock);
+    return given;
+}
+
+void place_slabs_prefork(struct place_slabs *s)
+{
+    pthread_mutex_lock(&s->lock);
+}
+
+void place_slabs_postfork(struct place_slabs *s)
+{
+    pthread_mutex_unlock(&s->lock);
+}

@@ -1,0 +1,95 @@
+/* Small blocks of an arena: size classes, and the slabs they are carved from.
+ *
+ * Every block of at most PLACE_SMALL_MAX bytes comes from a slab: 256 KiB of the arena's
+ * range holding blocks of one size class. A slab's bookkeeping lives outside it (one
+ * struct per slab, indexed by address), so a block's class is one shift and one load
+ * away, and an empty slab's pages can go back to the kernel whole. The shared pool is
+ * reached only in batches, under one lock per arena, by the per-thread caches in front
+ * of it (tiers/cache.h): a placed malloc or free that the cache serves takes no lock. */
+#ifndef PLACE_SLAB_H
+#define PLACE_SLAB_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+    PLACE_SLAB_SHIFT = 18, /* 256 KiB */
+    PLACE_SMALL_MAX = 65536,
+    PLACE_CLASSES = 44, /* 16..128 by 16, then four per doubling up to 64 KiB */
+};
+
+extern const uint32_t place_class_size[PLACE_CLASSES];
+
+/* The class of a block of size bytes (size <= PLACE_SMALL_MAX): the smallest that holds it. */
+static inline unsigned place_size_class(size_t size)
+{
+    if (size <= 128)
+        return size ? (unsigned)((size - 1) >> 4) : 0;
+    unsigned lg = 63u - (unsigned)__builtin_clzll(size - 1); /* floor(log2(size - 1)) */
+    return 8 + (lg - 7) * 4 + (unsigned)((size - 1) >> (lg - 2) & 3);
+}
+
+/* The class of a block asked for at align (a power of two): one whose every block is
+ * aligned so, or PLACE_CLASSES when none is. */
+unsigned place_aligned_class(size_t size, size_t align);
+
+/* One slab's bookkeeping. Its blocks are handed out from the list of those given back,
+ * then from those never handed out (which cost no memory until then). */
+struct place_slab {
+    void *free;     /* blocks given back: a list through their first word */
+    uint32_t bump;  /* blocks from bump on were never handed out */
+    uint32_t out;   /* blocks out of the slab: live, or in a thread's cache */
+    uint32_t cap;   /* blocks it holds */
+    uint8_t cls;
+    bool listed;    /* on its class's partial list */
+    bool released;  /* its pages went back to the kernel */
+    struct place_slab *next, *prev;
+};
+
+/* The small blocks' shared pool of one arena: [lo, hi) of its range. */
+struct place_slabs {
+    pthread_mutex_t lock;
+    char *lo, *hi, *carve;        /* carve: the first slab never used */
+    struct place_slab *meta;      /* one per slab of [lo, hi) */
+    struct place_slab *partial[PLACE_CLASSES]; /* slabs with blocks to hand out */
+    struct place_slab *empty;     /* slabs with no block out, any class */
+    bool keep_pages;              /* hugetlb: pages cannot be given back piecemeal */
+    uint8_t caps[PLACE_CLASSES];  /* how many blocks a thread's cache keeps per class */
+};
+
+/* Sets s up over [lo, lo + len). 0, or -1 when its bookkeeping cannot be mapped. */
+int place_slabs_init(struct place_slabs *s, void *lo, size_t len, bool keep_pages);
+
+static inline bool place_slabs_own(const struct place_slabs *s, const void *p)
+{
+    return (const char *)p >= s->lo && (const char *)p < s->hi;
+}
+
+static inline struct place_slab *place_slab_of(const struct place_slabs *s, const void *p)
+{
+    return &s->meta[(size_t)((const char *)p - s->lo) >> PLACE_SLAB_SHIFT];
+}
+
+/* The class of block p of s. */
+static inline unsigned place_slabs_class(const struct place_slabs *s, const void *p)
+{
+    return place_slab_of(s, p)->cls;
+}
+
+/* Takes up to n blocks of class c out of s into out (under its lock, once); returns how
+ * many. Fewer than n only when the range is used up. */
+unsigned place_slabs_take(struct place_slabs *s, unsigned c, void **out, unsigned n);
+
+/* Gives n blocks of class c back to s (under its lock, once). */
+void place_slabs_give(struct place_slabs *s, unsigned c, void *const *blocks, unsigned n);
+
+/* Gives the pages of slabs with no block out back to the kernel: the bytes given. */
+size_t place_slabs_trim(struct place_slabs *s);
+
+/* fork: the lock is held across it and released on both sides. */
+void place_slabs_prefork(struct place_slabs *s);
+void place_slabs_postfork(struct place_slabs *s);
+
+#endif
