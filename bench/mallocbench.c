@@ -1,12 +1,16 @@
 /* malloc/free microbenchmark: prints the mean cost of one malloc/free pair.
  *
- *   mallocbench mixed|small THREADS [PAIRS_PER_THREAD]
+ *   mallocbench mixed|small THREADS [PAIRS_PER_THREAD] [hbw]
+ *
+ * hbw: memkind's hbw_malloc and hbw_free instead of malloc and free (what autohbw does
+ * for a program; libmemkind loaded with dlopen, MEMKIND_HBW_NODES names HBW nodes).
  *
  * mixed: 4096 live objects per thread, each step frees a random one and allocates a new
  *        one of a log-uniform size in 16 B..64 KiB.
  * small: batches of 64 allocations of 16..256 B, then their frees, the pattern of
  *        short-lived small objects.
  * Sizes and slots are drawn before the clock starts, so only the allocator is timed. */
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,6 +28,9 @@ struct job {
     uint32_t slots[DRAWS];
     unsigned long sink;
 };
+
+static void *(*alloc)(size_t) = malloc;
+static void (*release)(void *) = free;
 
 static uint32_t next(uint32_t *s)
 {
@@ -53,29 +60,29 @@ static void *run(void *arg)
     if (j->mixed) {
         void **live = calloc(LIVE, sizeof *live);
         for (int k = 0; k < LIVE; k++)
-            live[k] = malloc(j->sizes[k]);
+            live[k] = alloc(j->sizes[k]);
         for (long n = 0; n < j->pairs; n++) {
             uint32_t slot = j->slots[n & (DRAWS - 1)];
-            free(live[slot]);
-            char *p = malloc(j->sizes[(n + 7) & (DRAWS - 1)]);
+            release(live[slot]);
+            char *p = alloc(j->sizes[(n + 7) & (DRAWS - 1)]);
             p[0] = (char)n;
             live[slot] = p;
             sink += (uintptr_t)p & 0xff;
         }
         for (int k = 0; k < LIVE; k++)
-            free(live[k]);
+            release(live[k]);
         free(live);
     } else {
         void *batch[BATCH];
         for (long n = 0; n < j->pairs; n += BATCH) {
             for (int k = 0; k < BATCH; k++) {
-                char *p = malloc(j->sizes[(n + k) & (DRAWS - 1)]);
+                char *p = alloc(j->sizes[(n + k) & (DRAWS - 1)]);
                 p[0] = (char)k;
                 batch[k] = p;
             }
             for (int k = 0; k < BATCH; k++) {
                 sink += (unsigned char)((char *)batch[k])[0];
-                free(batch[k]);
+                release(batch[k]);
             }
         }
     }
@@ -86,8 +93,17 @@ static void *run(void *arg)
 int main(int argc, char **argv)
 {
     if (argc < 3 || (strcmp(argv[1], "mixed") != 0 && strcmp(argv[1], "small") != 0)) {
-        fprintf(stderr, "usage: %s mixed|small THREADS [PAIRS_PER_THREAD]\n", argv[0]);
+        fprintf(stderr, "usage: %s mixed|small THREADS [PAIRS_PER_THREAD] [hbw]\n", argv[0]);
         return 2;
+    }
+    if (argc > 4 && strcmp(argv[4], "hbw") == 0) {
+        void *mk = dlopen("libmemkind.so.0", RTLD_NOW);
+        alloc = mk ? (void *(*)(size_t))dlsym(mk, "hbw_malloc") : NULL;
+        release = mk ? (void (*)(void *))dlsym(mk, "hbw_free") : NULL;
+        if (!alloc || !release) {
+            fprintf(stderr, "mallocbench: no hbw_malloc: %s\n", dlerror());
+            return 1;
+        }
     }
     int threads = atoi(argv[2]);
     long pairs = argc > 3 ? atol(argv[3]) : 20000000;

@@ -1,9 +1,10 @@
 /* malloc, calloc and the aligned family.
  *
- * A size inside some rule's window goes to the engine (policy/engine/place.c). Every other call
- * is glibc's: a tail call when nobody asked for counts, otherwise counted against the
- * dram tier on the way out. Failures are glibc's too: errno is whatever glibc set
- * (ENOMEM), and on success nothing here touches it. */
+ * A size inside the gate (policy/engine/place.h: the rules' window, or every size while
+ * a report counts) goes to the engine (policy/engine/place.c), which also counts what
+ * glibc serves. Every other call is glibc's: one compare and a tail call. Failures are
+ * glibc's too: errno is whatever glibc set (ENOMEM), and on success nothing here
+ * touches it. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -14,7 +15,7 @@
 #include "../policy/stats/threads.h"
 #include "export.h"
 
-/* glibc's answer p, counted (the caller found place_counting on). */
+/* glibc's answer p, counted: a size through the gate that no rule's window holds. */
 static inline void *counted(void *p)
 {
     if (__builtin_expect(p != NULL, 1))
@@ -26,11 +27,11 @@ static inline void *counted(void *p)
 
 PLACE_EXPORT void *malloc(size_t size)
 {
-    if (__builtin_expect(place_in_window(size), 0))
-        return place_alloc(size, 0, PLACE_MALLOC, CALLER);
-    if (!place_counting)
+    if (__builtin_expect(!place_in_window(size), 1))
         return __libc_malloc(size);
-    return counted(__libc_malloc(size));
+    if (!place_in_rules(size))
+        return counted(__libc_malloc(size));
+    return place_alloc(size, 0, PLACE_MALLOC, CALLER);
 }
 
 /* glibc checks nmemb * size for overflow (ENOMEM) and skips clearing fresh mmapped memory;
@@ -38,21 +39,21 @@ PLACE_EXPORT void *malloc(size_t size)
 PLACE_EXPORT void *calloc(size_t nmemb, size_t size)
 {
     size_t bytes;
-    if (!__builtin_mul_overflow(nmemb, size, &bytes) && __builtin_expect(place_in_window(bytes), 0))
-        return place_alloc(bytes, 0, PLACE_CALLOC, CALLER);
-    if (!place_counting)
+    if (__builtin_mul_overflow(nmemb, size, &bytes) || __builtin_expect(!place_in_window(bytes), 1))
         return __libc_calloc(nmemb, size);
-    return counted(__libc_calloc(nmemb, size));
+    if (!place_in_rules(bytes))
+        return counted(__libc_calloc(nmemb, size));
+    return place_alloc(bytes, 0, PLACE_CALLOC, CALLER);
 }
 
 /* The aligned shapes: the engine when size is in a window, else glibc's memalign. */
 static inline void *aligned(size_t align, size_t size, uintptr_t ra)
 {
-    if (__builtin_expect(place_in_window(size), 0))
-        return place_alloc(size, align, PLACE_ALIGNED, ra);
-    if (!place_counting)
+    if (__builtin_expect(!place_in_window(size), 1))
         return __libc_memalign(align, size);
-    return counted(__libc_memalign(align, size));
+    if (!place_in_rules(size))
+        return counted(__libc_memalign(align, size));
+    return place_alloc(size, align, PLACE_ALIGNED, ra);
 }
 
 PLACE_EXPORT void *memalign(size_t align, size_t size)
@@ -80,11 +81,11 @@ PLACE_EXPORT void *pvalloc(size_t size)
 {
     size_t page = (size_t)getpagesize();
     size_t whole = size ? (size + page - 1) & ~(page - 1) : page;
-    if (whole >= size && __builtin_expect(place_in_window(whole), 0))
-        return place_alloc(whole, page, PLACE_ALIGNED, CALLER);
-    if (!place_counting)
+    if (whole < size || __builtin_expect(!place_in_window(whole), 1))
         return __libc_pvalloc(size);
-    return counted(__libc_pvalloc(size));
+    if (!place_in_rules(whole))
+        return counted(__libc_pvalloc(size));
+    return place_alloc(whole, page, PLACE_ALIGNED, CALLER);
 }
 
 /* glibc's own check: a power of two and a multiple of sizeof(void *), or EINVAL. The
@@ -94,11 +95,7 @@ PLACE_EXPORT int posix_memalign(void **out, size_t align, size_t size)
 {
     if (align == 0 || align % sizeof(void *) != 0 || (align & (align - 1)) != 0)
         return EINVAL;
-    void *p;
-    if (__builtin_expect(place_in_window(size), 0))
-        p = place_alloc(size, align, PLACE_ALIGNED, CALLER);
-    else if ((p = __libc_memalign(align, size)) && place_counting)
-        counted(p);
+    void *p = aligned(align, size, CALLER);
     if (!p)
         return ENOMEM;
     *out = p;

@@ -4,10 +4,22 @@
 #include "../policy/engine/whose.h"
 #include "export.h"
 
-PLACE_EXPORT void free(void *p)
+/* Inside the gate: a tier's block, a dry run's planned one, or one to count. Apart, so
+ * that free's own path needs no stack frame. */
+__attribute__((noinline)) static void gated(void *p)
 {
     if (p)
         place_free(p);
+}
+
+/* One compare for a pointer outside the gate (tiers/owner.h), NULL included: glibc's. */
+PLACE_EXPORT void free(void *p)
+{
+    if (__builtin_expect(!place_owner_gated(p), 1)) {
+        __libc_free(p);
+        return;
+    }
+    gated(p);
 }
 
 /* A planned block of a dry run is glibc's own: only a tier's range changes the answer. */

@@ -160,6 +160,7 @@ __attribute__((constructor)) static void place_init(void)
     place_cuda_on = reporting || placing;
 #endif
     place_threads_start(reporting, placing);
+    place_gates_set(reporting);
     place_guard_leave(was);
 }
 

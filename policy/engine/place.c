@@ -14,7 +14,9 @@
 #include "site.h"
 #include "whose.h"
 
-struct place_window place_window = {SIZE_MAX, 0};
+/* wide open until the constructor knows whether anyone counts */
+struct place_window place_window = {0, SIZE_MAX};
+struct place_window place_rules_window = {SIZE_MAX, 0};
 bool place_dry_run;
 const struct place_rule_config *place_rules[PLACE_MAX_RULES];
 unsigned place_nrules;
@@ -77,7 +79,13 @@ void place_policy_start(const struct place_policy *policy)
         place_modules_start(policy);
     index_rules();
     if (lo <= hi)
-        place_window = (struct place_window){lo, hi - lo};
+        place_rules_window = (struct place_window){lo, hi - lo};
+}
+
+void place_gates_set(bool counting)
+{
+    place_window = counting ? (struct place_window){0, SIZE_MAX} : place_rules_window;
+    place_owner_gate(counting || place_dry_run);
 }
 
 int place_match(unsigned api, size_t size, uintptr_t ra)
@@ -160,6 +168,7 @@ __attribute__((noinline)) static void *alloc_slow(size_t size, size_t align, enu
     struct place_request r = {.size = size, .align = align, .call = call, .ra = ra};
     return alloc_request(&r);
 }
+
 
 /* A small block whose rule takes its whole class from any caller, served by the rule's
  * first tier's cache for the calling thread (active: registered, and outside libplace):

@@ -15,17 +15,34 @@
 #include "../../config/policy.h"
 #include "../tiers/tier.h"
 
-/* The smallest interval holding every malloc rule's window, as lo and hi - lo, so that
- * one unsigned compare tests it. Empty (lo = SIZE_MAX, span 0) until a policy loads. */
+/* An interval of sizes as lo and hi - lo, so that one unsigned compare tests it. */
 struct place_window {
     size_t lo, span;
 };
+
+/* The malloc family's gate: a size outside it is glibc's, one compare and a tail call.
+ * It is the rules' window (place_rules_window), or every size while the pass-through
+ * path counts (a report was asked for, and before the constructor knows), so that the
+ * hot path tests nothing else. */
 extern struct place_window place_window;
+
+/* The smallest interval holding every malloc rule's window; empty (lo = SIZE_MAX,
+ * span 0) until a policy loads. */
+extern struct place_window place_rules_window;
 
 static inline bool place_in_window(size_t size)
 {
     return size - place_window.lo <= place_window.span;
 }
+
+static inline bool place_in_rules(size_t size)
+{
+    return size - place_rules_window.lo <= place_rules_window.span;
+}
+
+/* Sets the gates for what the constructor decided: counting (a report), or not; a dry
+ * run's frees all go through the engine too (tiers/owner.h's gate). */
+void place_gates_set(bool counting);
 
 /* Whether this is a dry run: tiers this machine lacks are planned for, not skipped, and
  * what they would hold comes from glibc, recorded per pointer (engine/dry.h). */

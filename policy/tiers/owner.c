@@ -2,7 +2,24 @@
 
 #include <pthread.h>
 
-struct place_owner_table place_owners;
+struct place_owner_table place_owners = {.lo = 0, .span = UINTPTR_MAX, .wide = true};
+
+/* Publishes the gate: wide, or the ranges' interval, so that no reader in between
+ * misses a pointer of a range: a gate that grows (lo no higher) takes its span first,
+ * [old lo, old lo + new span) covering every range registered before; the one that
+ * narrows (from wide: lo higher) takes lo first, [new lo, end of memory) covering all. */
+static void publish(void)
+{
+    uintptr_t lo = place_owners.wide ? 0 : place_owners.ranges_lo;
+    uintptr_t span = place_owners.wide ? UINTPTR_MAX : place_owners.ranges_span;
+    if (lo > place_owners.lo) {
+        __atomic_store_n(&place_owners.lo, lo, __ATOMIC_RELEASE);
+        __atomic_store_n(&place_owners.span, span, __ATOMIC_RELEASE);
+    } else {
+        __atomic_store_n(&place_owners.span, span, __ATOMIC_RELEASE);
+        __atomic_store_n(&place_owners.lo, lo, __ATOMIC_RELEASE);
+    }
+}
 
 /* Serialises writers only; readers never take it. */
 static pthread_mutex_t add_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -24,14 +41,13 @@ int place_owner_add(void *p, size_t len, struct place_tier *t)
         if (k == n)
             __atomic_store_n(&place_owners.n, n + 1, __ATOMIC_RELEASE);
 
-        uintptr_t old_lo = place_owners.lo, old_hi = old_lo + place_owners.span;
+        uintptr_t old_lo = place_owners.ranges_lo, old_hi = old_lo + place_owners.ranges_span;
         uintptr_t new_lo = n == 0 || lo < old_lo ? lo : old_lo;
         uintptr_t new_hi = n == 0 || hi > old_hi ? hi : old_hi;
-        /* The span first: while lo is still old_lo (>= new_lo), [old_lo, old_lo + span)
-         * already covers every range registered before, so no reader misses a pointer
-         * it should have found. */
-        __atomic_store_n(&place_owners.span, new_hi - new_lo, __ATOMIC_RELEASE);
-        __atomic_store_n(&place_owners.lo, new_lo, __ATOMIC_RELEASE);
+        /* the span first, as publish() does for a growing gate */
+        __atomic_store_n(&place_owners.ranges_span, new_hi - new_lo, __ATOMIC_RELEASE);
+        __atomic_store_n(&place_owners.ranges_lo, new_lo, __ATOMIC_RELEASE);
+        publish();
         rc = 0;
     }
     pthread_mutex_unlock(&add_lock);
@@ -56,6 +72,14 @@ struct place_tier *place_owner_lookup(uintptr_t a)
             return r->tier;
     }
     return NULL;
+}
+
+void place_owner_gate(bool wide)
+{
+    pthread_mutex_lock(&add_lock);
+    place_owners.wide = wide;
+    publish();
+    pthread_mutex_unlock(&add_lock);
 }
 
 void place_owner_prefork(void)

@@ -24,7 +24,9 @@ struct place_range {
 };
 
 struct place_owner_table {
-    uintptr_t lo, span; /* the enclosing interval [lo, lo + span) */
+    uintptr_t lo, span; /* the enclosing interval [lo, lo + span), or every pointer: the gate */
+    bool wide;          /* the gate is open to every pointer */
+    uintptr_t ranges_lo, ranges_span; /* the enclosing interval itself */
     unsigned n;
     struct place_range range[PLACE_MAX_RANGES];
 };
@@ -41,17 +43,30 @@ void place_owner_remove(void *p);
 
 struct place_tier *place_owner_lookup(uintptr_t a);
 
+/* The gate free() tests (one subtraction, one compare; NULL included): the ranges'
+ * enclosing interval, or every pointer (wide) while something else must see every free
+ * (counting, a dry run's planned blocks). Wide until the constructor says. */
+void place_owner_gate(bool wide);
+
+static inline bool place_owner_gated(const void *p)
+{
+    uintptr_t a = (uintptr_t)p;
+    return a - __atomic_load_n(&place_owners.lo, __ATOMIC_ACQUIRE) <
+           __atomic_load_n(&place_owners.span, __ATOMIC_ACQUIRE);
+}
+
 /* fork: the writers' lock is held across it, and released on both sides (by the thread
  * that forked, which is the child's only thread). */
 void place_owner_prefork(void);
 void place_owner_postfork(void);
 
+/* acquire: a pointer handed over from another thread comes with its range */
 static inline struct place_tier *place_owner(const void *p)
 {
     uintptr_t a = (uintptr_t)p;
-    /* acquire: a pointer handed over from another thread comes with its range */
-    uintptr_t lo = __atomic_load_n(&place_owners.lo, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(a - lo >= __atomic_load_n(&place_owners.span, __ATOMIC_ACQUIRE), 1))
+    if (__builtin_expect(a - __atomic_load_n(&place_owners.ranges_lo, __ATOMIC_ACQUIRE) >=
+                             __atomic_load_n(&place_owners.ranges_span, __ATOMIC_ACQUIRE),
+                         1))
         return NULL;
     return place_owner_lookup(a);
 }

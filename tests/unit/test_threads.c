@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../../policy/tiers/tier.h"
+#include "../../policy/engine/place.h"
 #include "../../policy/stats/threads.h"
 #include "check.h"
 
@@ -66,6 +67,7 @@ static uint64_t seen(unsigned *live)
 int main(void)
 {
     place_threads_start(true, false); /* as the constructor does when a report is asked for */
+    place_gates_set(true);
     free(malloc(1));           /* registers this thread */
     struct place_snapshot s0 = now();
     unsigned live;
