@@ -1,5 +1,6 @@
 #include "site.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 
@@ -7,6 +8,7 @@
 #include <libunwind.h>
 
 #include "../../config/policy.h"
+#include "../base/glibc.h"
 #include "../base/claim.h"
 #include "modules.h"
 
@@ -35,8 +37,11 @@ static uint64_t address_mask(uintptr_t ra)
     return mask;
 }
 
-/* Per thread: stacks unwound before. */
-enum { MEMOS = 16 };
+/* Per thread: stacks unwound before, by (return address, stack pointer), in a
+ * set-associative table made at the thread's first site lookup: a program's hot sites
+ * (a few hundred) each keep their entry, and a hit costs a few loads and the check that
+ * the frames are still the ones unwound. */
+enum { SETS = 64, WAYS = 4 };
 
 struct memo {
     uintptr_t ra, sp;
@@ -47,7 +52,42 @@ struct memo {
     uintptr_t slot[PLACE_MAX_DEPTH], val[PLACE_MAX_DEPTH];
 };
 
-static __thread struct memo memos[MEMOS] __attribute__((tls_model("initial-exec")));
+struct memo_set {
+    struct memo way[WAYS];
+    unsigned victim; /* the way the next miss replaces: round robin */
+};
+
+static __thread struct memo_set *memos __attribute__((tls_model("initial-exec")));
+static __thread bool no_memos __attribute__((tls_model("initial-exec")));
+static pthread_key_t memo_key;
+static pthread_once_t memo_once = PTHREAD_ONCE_INIT;
+
+/* pthread key destructor: the table goes with its thread (a lookup after this unwinds) */
+static void drop_memos(void *table)
+{
+    __libc_free(table);
+    memos = NULL;
+    no_memos = true;
+}
+
+static void make_memo_key(void)
+{
+    pthread_key_create(&memo_key, drop_memos);
+}
+
+/* The calling thread's table, made at its first lookup (with the guard up: glibc's). */
+static struct memo_set *own_memos(void)
+{
+    if (__builtin_expect(memos != NULL || no_memos, 1))
+        return memos;
+    pthread_once(&memo_once, make_memo_key);
+    if (!(memos = __libc_calloc(SETS, sizeof *memos)) || pthread_setspecific(memo_key, memos) != 0) {
+        __libc_free(memos);
+        memos = NULL;
+        no_memos = true;
+    }
+    return memos;
+}
 
 /* libunwind's cursor gives each frame's stack pointer, which is its callee's canonical
  * frame address: on x86-64 the return address into the frame lies in the word just
@@ -127,14 +167,26 @@ const uint64_t *place_site_masks(uintptr_t ra, unsigned depth, unsigned *n)
     }
     uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
     uint32_t gen = place_modules_generation();
-    struct memo *m = &memos[((ra ^ sp) * 0x9e3779b97f4a7c15ull) >> 60];
-    if (!(m->ra == ra && m->sp == sp && m->gen == gen && m->depth == depth && still_there(m))) {
-        bool trusted = unwind(m, ra, depth);
-        m->ra = trusted ? ra : 0;
-        m->sp = sp;
-        m->gen = gen;
-        m->depth = depth;
+    static __thread struct memo spare __attribute__((tls_model("initial-exec")));
+    struct memo_set *table = own_memos();
+    struct memo_set *set = table ? &table[((ra ^ sp) * 0x9e3779b97f4a7c15ull) >> 58] : NULL;
+    struct memo *m = &spare;
+    for (unsigned w = 0; set && w < WAYS; w++) {
+        struct memo *e = &set->way[w];
+        if (e->ra == ra && e->sp == sp && e->gen == gen && e->depth == depth && still_there(e)) {
+            *n = e->n;
+            return e->cum;
+        }
     }
+    if (set) {
+        m = &set->way[set->victim];
+        set->victim = (set->victim + 1) % WAYS;
+    }
+    bool trusted = unwind(m, ra, depth);
+    m->ra = trusted ? ra : 0;
+    m->sp = sp;
+    m->gen = gen;
+    m->depth = depth;
     *n = m->n;
     return m->cum;
 }
