@@ -4,14 +4,6 @@
 #include "../policy/engine/whose.h"
 #include "export.h"
 
-/* Inside the gate: a tier's block, a dry run's planned one, or one to count. Apart, so
- * that free's own path needs no stack frame. */
-__attribute__((noinline)) static void gated(void *p)
-{
-    if (p)
-        place_free(p);
-}
-
 /* One compare for a pointer outside the gate (tiers/owner.h), NULL included: glibc's. */
 PLACE_EXPORT void free(void *p)
 {
@@ -19,7 +11,7 @@ PLACE_EXPORT void free(void *p)
         __libc_free(p);
         return;
     }
-    gated(p);
+    place_free_gated(p); /* a tier's block, a dry run's planned one, or one to count */
 }
 
 /* A planned block of a dry run is glibc's own: only a tier's range changes the answer. */

@@ -170,9 +170,20 @@ __attribute__((noinline)) static void *alloc_slow(size_t size, size_t align, enu
 }
 
 
+/* The fast path's rare ends, as tail calls (so that the fast path itself saves no
+ * register): a site the thread's pending entry does not hold, then the guard down and
+ * calloc's zeroes. */
+__attribute__((noinline)) static void *fast_site_miss(struct place_site_pending *e, uint64_t key,
+                                                      size_t size, void *p, enum place_call call)
+{
+    place_count_site_miss(e, key, size);
+    place_guard_leave(PLACE_THREAD_ACTIVE);
+    return call == PLACE_CALLOC ? memset(p, 0, size) : p;
+}
+
 /* A small block whose rule takes its whole class from any caller, served by the rule's
- * first tier's cache for the calling thread (active: registered, and outside libplace):
- * no errno to keep, no lock, no shared counter. */
+ * first tier's cache for the calling thread (active: registered, so it has a slot, and
+ * outside libplace): no errno to keep, no lock, no shared counter. */
 void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
 {
     if (__builtin_expect(size <= PLACE_SMALL_MAX && !align, 1)) {
@@ -184,12 +195,17 @@ void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
             if (__builtin_expect(bin->n != 0, 1)) {
                 place_guard_enter();
                 void *p = bin->item[--bin->n];
-                place_node_count(t->index, PLACE_EV_ALLOCS);
-                place_count_site(class_key[c] | ra, size);
+                struct place_slot *slot = place_own_slot();
+                place_relaxed_store(&slot->placed.allocs[t->index],
+                                    slot->placed.allocs[t->index] + 1);
+                uint64_t key = class_key[c] | ra;
+                struct place_site_pending *e = &slot->sites[place_site_slot(key)];
+                if (__builtin_expect(__atomic_load_n(&e->key, __ATOMIC_RELAXED) != key, 0))
+                    return fast_site_miss(e, key, size, p, call);
+                place_relaxed_store(&e->allocs, e->allocs + 1);
+                place_relaxed_store(&e->bytes, e->bytes + size);
                 place_guard_leave(PLACE_THREAD_ACTIVE);
-                if (call == PLACE_CALLOC)
-                    memset(p, 0, size);
-                return p;
+                return call == PLACE_CALLOC ? memset(p, 0, size) : p;
             }
         }
     }

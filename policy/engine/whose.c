@@ -18,7 +18,7 @@ __attribute__((noinline)) static void free_slow(void *p, struct place_tier *t)
 
 /* An arena's small block goes on the calling thread's bin when there is room: a few
  * loads and stores, no call (active: registered, and outside libplace). */
-void place_free_placed(void *p, struct place_tier *t)
+static inline void free_placed(void *p, struct place_tier *t)
 {
     struct place_slabs *s = t->slabs;
     struct place_bins *b;
@@ -34,6 +34,22 @@ void place_free_placed(void *p, struct place_tier *t)
         }
     }
     free_slow(p, t);
+}
+
+void place_free_placed(void *p, struct place_tier *t)
+{
+    free_placed(p, t);
+}
+
+void place_free_gated(void *p)
+{
+    struct place_tier *t = place_owner(p);
+    if (__builtin_expect(t != NULL, 1)) {
+        free_placed(p, t);
+        return;
+    }
+    if (p)
+        place_free_unowned(p);
 }
 
 size_t place_whose_usable_placed(const void *p, struct place_tier *t)

@@ -46,6 +46,19 @@ struct place_tier *place_whose_any(const void *p);
 /* free() of p, which is in tier t's range. */
 void place_free_placed(void *p, struct place_tier *t);
 
+/* free() of a pointer inside free's gate (tiers/owner.h), NULL included. */
+void place_free_gated(void *p);
+
+/* Frees p, which no tier's range holds: a dry run's planned block, or glibc's, counted. */
+static inline void place_free_unowned(void *p)
+{
+    if (__builtin_expect(place_dry_run, 0) && place_dry_free(p))
+        return;
+    if (place_counting)
+        place_count(0, 1, -(int64_t)place_glibc_usable(p));
+    __libc_free(p);
+}
+
 /* Frees p wherever it lives: its tier, its planned tier, or glibc, counted. place_whose's
  * answer, each lookup done once (the dry map's takes the block as it finds it). */
 static inline void place_free(void *p)
@@ -55,11 +68,7 @@ static inline void place_free(void *p)
         place_free_placed(p, t);
         return;
     }
-    if (__builtin_expect(place_dry_run, 0) && place_dry_free(p))
-        return;
-    if (place_counting)
-        place_count(0, 1, -(int64_t)place_glibc_usable(p));
-    __libc_free(p);
+    place_free_unowned(p);
 }
 
 #endif

@@ -60,7 +60,8 @@ static inline bool place_owner_gated(const void *p)
 void place_owner_prefork(void);
 void place_owner_postfork(void);
 
-/* acquire: a pointer handed over from another thread comes with its range */
+/* acquire: a pointer handed over from another thread comes with its range. The first
+ * range (a policy's first arena) is tried inline. */
 static inline struct place_tier *place_owner(const void *p)
 {
     uintptr_t a = (uintptr_t)p;
@@ -68,6 +69,9 @@ static inline struct place_tier *place_owner(const void *p)
                              __atomic_load_n(&place_owners.ranges_span, __ATOMIC_ACQUIRE),
                          1))
         return NULL;
+    const struct place_range *r = &place_owners.range[0];
+    if (a < __atomic_load_n(&r->hi, __ATOMIC_ACQUIRE) && a >= r->lo)
+        return r->tier;
     return place_owner_lookup(a);
 }
 
