@@ -24,14 +24,19 @@ unsigned place_nrules;
 static unsigned site_depth; /* the deepest site search of any rule */
 
 /* Rules by size class (tiers/slab.h), for malloc's sizes up to PLACE_SMALL_MAX: the first
- * rule a size of the class can match (the scan starts there), and the rule that takes
- * every size of the class from any caller (-1: none; place_match decides). */
+ * rule a size of the class can match (the scan starts there), and that rule again when
+ * it takes its sizes of the class from any caller (-1: none; place_match decides): a
+ * size in its window is then its, and one outside goes on to place_match. */
 static uint8_t class_first[PLACE_CLASSES];
 static int8_t class_rule[PLACE_CLASSES];
-/* class_rule's first tier when it is an arena (the fast path serves from its cache), and
- * the site key of the rule and tier without the return address */
-static struct place_tier *class_tier[PLACE_CLASSES];
-static uint64_t class_key[PLACE_CLASSES];
+/* The fast path's view of class_rule, when its first tier is an arena (served from the
+ * thread's cache): the tier, the site key without the return address, and the rule's
+ * sizes in the class. */
+static struct {
+    struct place_tier *tier;
+    uint64_t key;
+    size_t lo, span;
+} fast[PLACE_CLASSES];
 
 static void index_rules(void)
 {
@@ -44,15 +49,18 @@ static void index_rules(void)
             if (!(r->api & PLACE_API_MALLOC) || r->max < lo || r->min > hi)
                 continue;
             class_first[c] = (uint8_t)k;
-            if (!r->patterns && r->min <= lo && r->max >= hi)
+            if (!r->patterns)
                 class_rule[c] = (int8_t)k;
             break;
         }
         int k = class_rule[c];
         struct place_tier *t = k >= 0 && !place_dry_run ? place_tiers[place_rules[k]->chain[0]] : NULL;
         if (t && t->slabs && !t->unavailable) {
-            class_tier[c] = t;
-            class_key[c] = place_site_key(0, k, t->index);
+            const struct place_rule_config *r = place_rules[k];
+            fast[c].tier = t;
+            fast[c].key = place_site_key(0, k, t->index);
+            fast[c].lo = r->min;
+            fast[c].span = (r->max > hi ? hi : (size_t)r->max) - r->min;
         }
     }
 }
@@ -77,6 +85,8 @@ void place_policy_start(const struct place_policy *policy)
     }
     if (policy->npatterns)
         place_modules_start(policy);
+    if (site_depth > 1)
+        place_sites_start();
     index_rules();
     if (lo <= hi)
         place_rules_window = (struct place_window){lo, hi - lo};
@@ -188,9 +198,10 @@ void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
 {
     if (__builtin_expect(size <= PLACE_SMALL_MAX && !align, 1)) {
         unsigned c = place_size_class(size);
-        struct place_tier *t = class_tier[c];
+        struct place_tier *t = fast[c].tier;
         struct place_bins *b;
-        if (t && (b = place_cache_bins(t->index)) && place_self.state == PLACE_THREAD_ACTIVE) {
+        if (t && size - fast[c].lo <= fast[c].span &&
+            (b = place_cache_bins(t->index)) && place_self.state == PLACE_THREAD_ACTIVE) {
             struct place_bin *bin = &b->bin[c];
             if (__builtin_expect(bin->n != 0, 1)) {
                 place_guard_enter();
@@ -198,7 +209,7 @@ void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
                 struct place_slot *slot = place_own_slot();
                 place_relaxed_store(&slot->placed.allocs[t->index],
                                     slot->placed.allocs[t->index] + 1);
-                uint64_t key = class_key[c] | ra;
+                uint64_t key = fast[c].key | ra;
                 struct place_site_pending *e = &slot->sites[place_site_slot(key)];
                 if (__builtin_expect(__atomic_load_n(&e->key, __ATOMIC_RELAXED) != key, 0))
                     return fast_site_miss(e, key, size, p, call);

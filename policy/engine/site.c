@@ -157,6 +157,11 @@ static bool unwind(struct memo *m, uintptr_t ra, unsigned depth)
     return trusted;
 }
 
+void place_sites_start(void)
+{
+    unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
+}
+
 const uint64_t *place_site_masks(uintptr_t ra, unsigned depth, unsigned *n)
 {
     static __thread uint64_t one __attribute__((tls_model("initial-exec")));
