@@ -23,6 +23,13 @@ unsigned place_aligned_class(size_t size, size_t align)
 
 int place_slabs_init(struct place_slabs *s, void *lo, size_t len, bool keep_pages)
 {
+    /* slabs aligned to their size: a class whose size is a multiple of an alignment (up
+     * to 64 KiB) then aligns every block */
+    uintptr_t at = ((uintptr_t)lo + SLAB - 1) & ~(uintptr_t)(SLAB - 1);
+    if (at - (uintptr_t)lo >= len)
+        return -1;
+    len -= at - (uintptr_t)lo;
+    lo = (void *)at;
     size_t n = len >> PLACE_SLAB_SHIFT;
     void *meta = mmap(NULL, n * sizeof(struct place_slab), PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);

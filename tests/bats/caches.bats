@@ -73,3 +73,16 @@ INI
     assert_success
     assert_output --regexp "a: [0-9.]+ [KM]iB more in threads' caches"
 }
+
+@test "aligned blocks from the slabs: every alignment up to 64 KiB is honoured" {
+    cat >"$BATS_TEST_TMPDIR/a.ini" <<INI
+[tier a]
+kind = dram
+[rule all]
+size = 0..
+to = a
+INI
+    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/a.ini" "$PROGS/caches" align
+    assert_success
+    assert_output "130 blocks, 0 misaligned, 130 in a"
+}

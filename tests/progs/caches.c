@@ -8,7 +8,10 @@
  *                          (handed out twice), and what a and b hold at the end.
  *   caches fork            a thread fills its cache for node a and waits; the program
  *                          forks: what the child and the parent hold, then the parent
- *                          once the thread has exited */
+ *                          once the thread has exited
+ *   caches align           posix_memalign and aligned_alloc at every alignment from 16
+ *                          bytes to 64 KiB, sizes up to 70 000: how many blocks were
+ *                          misaligned, and how many came from node a */
 #include <libplace.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -128,14 +131,34 @@ static int forked(void)
     return 0;
 }
 
+static int aligned(void)
+{
+    int misaligned = 0, in_a = 0, n = 0;
+    for (size_t align = 16; align <= 65536; align *= 2)
+        for (size_t size = 1; size <= 70000; size = size * 3 + 1, n++) {
+            void *p = NULL;
+            if (n % 2 ? posix_memalign(&p, align, size) != 0 : !(p = aligned_alloc(align, size)))
+                return 1;
+            char node[8] = "";
+            misaligned += (uintptr_t)p % align != 0;
+            in_a += place_node_of(p, node, sizeof node) > 0 && strcmp(node, "a") == 0;
+            memset(p, 1, size);
+            free(p);
+        }
+    printf("%d blocks, %d misaligned, %d in a\n", n, misaligned, in_a);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "align") == 0)
+        return aligned();
     if (argc == 4 && strcmp(argv[1], "tiers") == 0) {
         iters = atoi(argv[3]);
         return tiers(atoi(argv[2]));
     }
     if (argc == 2 && strcmp(argv[1], "fork") == 0)
         return forked();
-    fprintf(stderr, "usage: caches tiers N ITERS | caches fork\n");
+    fprintf(stderr, "usage: caches tiers N ITERS | caches fork | caches align\n");
     return 2;
 }
