@@ -141,6 +141,7 @@ __attribute__((constructor)) static void place_init(void)
         devices |= place_config.tiers[k].kind == PLACE_DEVICE;
     bool placing = (place_config.nrules || devices) && !place_options.untouched;
     place_tiers_init(placing ? &place_config : NULL);
+    place_gates_set(reporting, placing && place_config.dry_run);
     if (placing)
         place_policy_start(&place_config);
     if (reporting) {
@@ -160,7 +161,6 @@ __attribute__((constructor)) static void place_init(void)
     place_cuda_on = reporting || placing;
 #endif
     place_threads_start(reporting, placing);
-    place_gates_set(reporting);
     place_guard_leave(was);
 }
 

@@ -37,19 +37,23 @@ extern __thread struct place_thread place_self __attribute__((tls_model("initial
  * glibc and counted straight into the shared counters, so what libplace calls into
  * (libc, pthreads, other libraries' fork handlers, libunwind and the tier libraries) may
  * allocate without recursing into libplace's own slow paths or locks. enter returns the
- * state to give back to leave, so guards nest. */
+ * state to give back to leave, so guards nest. The signal fences keep the compiler from
+ * moving what the guard protects (a thread's cache bins, its slot) across it: a signal
+ * handler runs on the same thread, so the compiler's order is the only one that matters. */
 static inline uint8_t place_guard_enter(void)
 {
     struct place_thread *t = &place_self;
     uint8_t was = t->state;
     t->state = PLACE_THREAD_BUSY;
     t->counts = 0;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     return was;
 }
 
 static inline void place_guard_leave(uint8_t was)
 {
     struct place_thread *t = &place_self;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     t->state = was;
     t->counts = was == PLACE_THREAD_ACTIVE ? t->home : 0;
 }

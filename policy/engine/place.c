@@ -17,6 +17,7 @@
 /* wide open until the constructor knows whether anyone counts */
 struct place_window place_window = {0, SIZE_MAX};
 struct place_window place_rules_window = {SIZE_MAX, 0};
+static bool gates_wide = true;
 bool place_dry_run;
 const struct place_rule_config *place_rules[PLACE_MAX_RULES];
 unsigned place_nrules;
@@ -90,12 +91,15 @@ void place_policy_start(const struct place_policy *policy)
     index_rules();
     if (lo <= hi)
         place_rules_window = (struct place_window){lo, hi - lo};
+    if (!gates_wide) /* malloc's gate: either order of its two words is safe */
+        place_window = place_rules_window;
 }
 
-void place_gates_set(bool counting)
+void place_gates_set(bool counting, bool dry_run)
 {
+    gates_wide = counting;
     place_window = counting ? (struct place_window){0, SIZE_MAX} : place_rules_window;
-    place_owner_gate(counting || place_dry_run);
+    place_owner_gate(counting || dry_run);
 }
 
 int place_match(unsigned api, size_t size, uintptr_t ra)
@@ -200,11 +204,13 @@ void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
         unsigned c = place_size_class(size);
         struct place_tier *t = fast[c].tier;
         struct place_bins *b;
+        /* active: registered and outside libplace; the bin is read only once the guard
+         * is up, so that a signal handler's malloc in between cannot pop the same block */
         if (t && size - fast[c].lo <= fast[c].span &&
             (b = place_cache_bins(t->index)) && place_self.state == PLACE_THREAD_ACTIVE) {
+            place_guard_enter();
             struct place_bin *bin = &b->bin[c];
             if (__builtin_expect(bin->n != 0, 1)) {
-                place_guard_enter();
                 void *p = bin->item[--bin->n];
                 struct place_slot *slot = place_own_slot();
                 place_relaxed_store(&slot->placed.allocs[t->index],
@@ -218,6 +224,7 @@ void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
                 place_guard_leave(PLACE_THREAD_ACTIVE);
                 return call == PLACE_CALLOC ? memset(p, 0, size) : p;
             }
+            place_guard_leave(PLACE_THREAD_ACTIVE);
         }
     }
     return alloc_slow(size, align, call, ra);

@@ -41,8 +41,11 @@ static inline bool place_in_rules(size_t size)
 }
 
 /* Sets the gates for what the constructor decided: counting (a report), or not; a dry
- * run's frees all go through the engine too (tiers/owner.h's gate). */
-void place_gates_set(bool counting);
+ * run's frees all go through the engine too (tiers/owner.h's gate). Called before the
+ * rules start: free's gate narrows only while no placed block exists, since a reader
+ * that loads its two words around the change could see neither the old interval nor the
+ * new one. */
+void place_gates_set(bool counting, bool dry_run);
 
 /* Whether this is a dry run: tiers this machine lacks are planned for, not skipped, and
  * what they would hold comes from glibc, recorded per pointer (engine/dry.h). */

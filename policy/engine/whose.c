@@ -1,5 +1,6 @@
 #include "whose.h"
 
+#include "../tiers/arena.h"
 #include "../tiers/cache.h"
 
 #ifdef PLACE_HAVE_CUDA
@@ -12,7 +13,10 @@
 __attribute__((noinline)) static void free_slow(void *p, struct place_tier *t)
 {
     uint8_t was = place_guard_enter();
-    place_tier_free(t, p, t->ops->give ? 0 : t->ops->usable_size(t, p), NULL);
+    if (was == PLACE_THREAD_BUSY && t->slabs) /* inside libplace: no bin, no lock */
+        place_arena_defer(t, p);
+    else
+        place_tier_free(t, p, t->ops->give ? 0 : t->ops->usable_size(t, p), NULL);
     place_guard_leave(was);
 }
 
@@ -24,14 +28,16 @@ static inline void free_placed(void *p, struct place_tier *t)
     struct place_bins *b;
     if (s && place_slabs_own(s, p) && (b = place_cache_bins(t->index)) &&
         place_self.state == PLACE_THREAD_ACTIVE) {
+        /* the bin is read only once the guard is up (see place_alloc) */
+        place_guard_enter();
         struct place_bin *bin = &b->bin[place_slabs_class(s, p)];
         if (__builtin_expect(bin->n < bin->cap, 1)) {
-            place_guard_enter();
             bin->item[bin->n++] = p;
             place_node_count(t->index, PLACE_EV_FREES);
             place_guard_leave(PLACE_THREAD_ACTIVE);
             return;
         }
+        place_guard_leave(PLACE_THREAD_ACTIVE);
     }
     free_slow(p, t);
 }

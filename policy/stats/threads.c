@@ -63,6 +63,7 @@ static void release_locked(struct place_slot *s)
 static void thread_exit(void *arg)
 {
     struct place_thread *t = &place_self;
+    place_guard_enter(); /* a signal handler's allocation meanwhile counts elsewhere */
     pthread_mutex_lock(&registry_lock);
     release_locked(arg);
     pthread_mutex_unlock(&registry_lock);

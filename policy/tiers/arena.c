@@ -269,6 +269,42 @@ static void *take_large(struct place_tier *t, struct place_arena *a, const struc
     return p;
 }
 
+void place_arena_defer(struct place_tier *t, void *p)
+{
+    struct place_arena *a = t->state;
+    void *head = atomic_load_explicit(&a->deferred, memory_order_relaxed);
+    do
+        *(void **)p = head;
+    while (!atomic_compare_exchange_weak_explicit(&a->deferred, &head, p, memory_order_release,
+                                                  memory_order_relaxed));
+    place_stats_count(t->stats, PLACE_EV_FREES, 1); /* the slot may be mid-update */
+}
+
+/* The deferred frees given back (by a thread outside the guard's nesting): the bytes. */
+static size_t drain(struct place_tier *t, struct place_arena *a)
+{
+    if (__builtin_expect(atomic_load_explicit(&a->deferred, memory_order_relaxed) == NULL, 1))
+        return 0;
+    size_t bytes = 0;
+    void *p = atomic_exchange_explicit(&a->deferred, NULL, memory_order_acquire);
+    while (p) {
+        void *next = *(void **)p;
+        size_t n;
+        if (place_slabs_own(&a->slabs, p)) {
+            unsigned c = place_slabs_class(&a->slabs, p);
+            n = place_class_size[c];
+            place_slabs_give(&a->slabs, c, &p, 1);
+        } else {
+            n = mk.usable_size(a->kind, p);
+            mk.free(a->kind, p);
+        }
+        place_tier_release(t, (int64_t)n);
+        bytes += n;
+        p = next;
+    }
+    return bytes;
+}
+
 void *place_arena_take(struct place_tier *t, const struct place_request *r, bool force,
                        bool *limited)
 {
@@ -281,8 +317,10 @@ void *place_arena_take(struct place_tier *t, const struct place_request *r, bool
         return take_large(t, a, r, force, limited);
     struct place_bins *b = place_cache_bins(t->index);
     void *p = b ? place_bin_pop(b, c) : NULL;
-    if (!p)
+    if (!p) {
+        drain(t, a);
         p = place_cache_refill(t, &a->slabs, c, force, limited);
+    }
     if (p && r->call == PLACE_CALLOC)
         memset(p, 0, r->size);
     return p;
@@ -315,7 +353,7 @@ size_t place_arena_reclaim(struct place_tier *t, size_t want)
 {
     (void)want;
     struct place_arena *a = t->state;
-    return place_cache_flush(t, &a->slabs) + place_slabs_trim(&a->slabs);
+    return drain(t, a) + place_cache_flush(t, &a->slabs) + place_slabs_trim(&a->slabs);
 }
 
 struct place_slabs *place_arena_slabs(struct place_tier *t)

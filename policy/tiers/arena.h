@@ -27,6 +27,7 @@ struct place_arena {
     char *large_lo;             /* the second: memkind's, for larger ones */
     size_t large_len;
     _Atomic int large;          /* enum place_large: memkind's kind made yet? */
+    void *_Atomic deferred;     /* blocks freed inside libplace (place_arena_defer) */
     struct memkind *kind;
     uint64_t nodes; /* the NUMA nodes its pages are bound to; 0: the kernel's choice */
 };
@@ -65,6 +66,12 @@ void *place_arena_take(struct place_tier *t, const struct place_request *r, bool
 void place_arena_give(struct place_tier *t, void *p);
 size_t place_arena_usable(struct place_tier *t, const void *p);
 size_t place_arena_reclaim(struct place_tier *t, size_t want);
+
+/* A free of block p of arena tier t that arrives while its thread is inside libplace (a
+ * signal handler's free, which may have interrupted this very thread's bins or the
+ * pool's lock): pushed on a lock-free list, its bytes still held, and given back by the
+ * next thread that refills from or reclaims the tier. */
+void place_arena_defer(struct place_tier *t, void *p);
 
 /* The small blocks' pool of arena tier t. */
 struct place_slabs *place_arena_slabs(struct place_tier *t);

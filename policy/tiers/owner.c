@@ -4,10 +4,10 @@
 
 struct place_owner_table place_owners = {.lo = 0, .span = UINTPTR_MAX, .wide = true};
 
-/* Publishes the gate: wide, or the ranges' interval, so that no reader in between
- * misses a pointer of a range: a gate that grows (lo no higher) takes its span first,
- * [old lo, old lo + new span) covering every range registered before; the one that
- * narrows (from wide: lo higher) takes lo first, [new lo, end of memory) covering all. */
+/* Publishes the gate: wide, or the ranges' interval. A gate that grows (lo no higher)
+ * takes its span first: a reader that sees the new lo sees the new span, and
+ * [old lo, old lo + new span) covers every range registered before. A gate that narrows
+ * (from wide, at start) is set while no placed block exists yet (engine/place.h). */
 static void publish(void)
 {
     uintptr_t lo = place_owners.wide ? 0 : place_owners.ranges_lo;

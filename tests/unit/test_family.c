@@ -167,7 +167,7 @@ static void contents_and_usable(void)
 static void counted(void)
 {
     place_threads_start(true, false); /* as the constructor does when a report is asked for */
-    place_gates_set(true);
+    place_gates_set(true, false);
     free(malloc(1));           /* this thread registers on its first counted call */
     struct place_snapshot s0 = place_threads_dram();
 

@@ -67,7 +67,7 @@ static uint64_t seen(unsigned *live)
 int main(void)
 {
     place_threads_start(true, false); /* as the constructor does when a report is asked for */
-    place_gates_set(true);
+    place_gates_set(true, false);
     free(malloc(1));           /* registers this thread */
     struct place_snapshot s0 = now();
     unsigned live;
