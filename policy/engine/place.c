@@ -30,13 +30,15 @@ static unsigned site_depth; /* the deepest site search of any rule */
  * size in its window is then its, and one outside goes on to place_match. */
 static uint8_t class_first[PLACE_CLASSES];
 static int8_t class_rule[PLACE_CLASSES];
-/* The fast path's view of class_rule, when its first tier is an arena (served from the
- * thread's cache): the tier, the site key without the return address, and the rule's
- * sizes in the class. */
+/* The fast path's view of the class's first rule, when that rule's first tier is an
+ * arena (served from the thread's cache): the tier, the site key without the return
+ * address, the rule's sizes in the class, and its site patterns and depth (0: none). */
 static struct {
     struct place_tier *tier;
     uint64_t key;
     size_t lo, span;
+    uint64_t patterns;
+    unsigned depth;
 } fast[PLACE_CLASSES];
 
 static void index_rules(void)
@@ -54,14 +56,17 @@ static void index_rules(void)
                 class_rule[c] = (int8_t)k;
             break;
         }
-        int k = class_rule[c];
-        struct place_tier *t = k >= 0 && !place_dry_run ? place_tiers[place_rules[k]->chain[0]] : NULL;
+        unsigned k = class_first[c];
+        struct place_tier *t =
+            k < place_nrules && !place_dry_run ? place_tiers[place_rules[k]->chain[0]] : NULL;
         if (t && t->slabs && !t->unavailable) {
             const struct place_rule_config *r = place_rules[k];
             fast[c].tier = t;
-            fast[c].key = place_site_key(0, k, t->index);
+            fast[c].key = place_site_key(0, (int)k, t->index);
             fast[c].lo = r->min;
             fast[c].span = (r->max > hi ? hi : (size_t)r->max) - r->min;
+            fast[c].patterns = r->patterns;
+            fast[c].depth = r->depth;
         }
     }
 }
@@ -195,35 +200,61 @@ __attribute__((noinline)) static void *fast_site_miss(struct place_site_pending 
     return call == PLACE_CALLOC ? memset(p, 0, size) : p;
 }
 
-/* A small block whose rule takes its whole class from any caller, served by the rule's
- * first tier's cache for the calling thread (active: registered, so it has a slot, and
- * outside libplace): no errno to keep, no lock, no shared counter. */
+/* With the guard up: a block of class c from the thread's bin for t, which holds one,
+ * counted, and the guard down. Every return is a tail call or a value, so that the fast
+ * path saves no register. */
+static inline __attribute__((always_inline)) void *from_bin(struct place_bins *b, unsigned c,
+                                                            struct place_tier *t, size_t size,
+                                                            uintptr_t ra, enum place_call call)
+{
+    struct place_bin *bin = &b->bin[c];
+    void *p = bin->item[--bin->n];
+    struct place_slot *slot = place_own_slot();
+    place_relaxed_store(&slot->placed.allocs[t->index], slot->placed.allocs[t->index] + 1);
+    uint64_t key = fast[c].key | ra;
+    struct place_site_pending *e = &slot->sites[place_site_slot(key)];
+    if (__builtin_expect(__atomic_load_n(&e->key, __ATOMIC_RELAXED) != key, 0))
+        return fast_site_miss(e, key, size, p, call);
+    place_relaxed_store(&e->allocs, e->allocs + 1);
+    place_relaxed_store(&e->bytes, e->bytes + size);
+    place_guard_leave(PLACE_THREAD_ACTIVE);
+    return call == PLACE_CALLOC ? memset(p, 0, size) : p;
+}
+
+/* The fast path of a class whose first rule names sites: the memo says whether the
+ * caller's frames match (a few loads for a stack seen before); when they do, the block
+ * comes from the bin as for a size rule, else place_match goes on to the next rules. */
+__attribute__((noinline)) static void *fast_site(struct place_bins *b, unsigned c,
+                                                 struct place_tier *t, size_t size, uintptr_t ra,
+                                                 enum place_call call)
+{
+    place_guard_enter();
+    unsigned frames;
+    const uint64_t *cum = place_site_masks(ra, site_depth, &frames);
+    unsigned d = fast[c].depth < frames ? fast[c].depth : frames;
+    if (d && (cum[d - 1] & fast[c].patterns) && b->bin[c].n != 0)
+        return from_bin(b, c, t, size, ra, call);
+    place_guard_leave(PLACE_THREAD_ACTIVE);
+    return alloc_slow(size, 0, call, ra);
+}
+
+/* A small block whose class's first rule takes it, served by the rule's first tier's
+ * cache for the calling thread (active: registered, so it has a slot, and outside
+ * libplace): no errno to keep, no lock, no shared counter. The bin is read only once the
+ * guard is up, so that a signal handler's malloc in between cannot pop the same block. */
 void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
 {
     if (__builtin_expect(size <= PLACE_SMALL_MAX && !align, 1)) {
         unsigned c = place_size_class(size);
         struct place_tier *t = fast[c].tier;
         struct place_bins *b;
-        /* active: registered and outside libplace; the bin is read only once the guard
-         * is up, so that a signal handler's malloc in between cannot pop the same block */
         if (t && size - fast[c].lo <= fast[c].span &&
             (b = place_cache_bins(t->index)) && place_self.state == PLACE_THREAD_ACTIVE) {
+            if (fast[c].patterns)
+                return fast_site(b, c, t, size, ra, call);
             place_guard_enter();
-            struct place_bin *bin = &b->bin[c];
-            if (__builtin_expect(bin->n != 0, 1)) {
-                void *p = bin->item[--bin->n];
-                struct place_slot *slot = place_own_slot();
-                place_relaxed_store(&slot->placed.allocs[t->index],
-                                    slot->placed.allocs[t->index] + 1);
-                uint64_t key = fast[c].key | ra;
-                struct place_site_pending *e = &slot->sites[place_site_slot(key)];
-                if (__builtin_expect(__atomic_load_n(&e->key, __ATOMIC_RELAXED) != key, 0))
-                    return fast_site_miss(e, key, size, p, call);
-                place_relaxed_store(&e->allocs, e->allocs + 1);
-                place_relaxed_store(&e->bytes, e->bytes + size);
-                place_guard_leave(PLACE_THREAD_ACTIVE);
-                return call == PLACE_CALLOC ? memset(p, 0, size) : p;
-            }
+            if (__builtin_expect(b->bin[c].n != 0, 1))
+                return from_bin(b, c, t, size, ra, call);
             place_guard_leave(PLACE_THREAD_ACTIVE);
         }
     }
