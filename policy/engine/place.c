@@ -17,7 +17,6 @@
 /* wide open until the constructor knows whether anyone counts */
 struct place_window place_window = {0, SIZE_MAX};
 struct place_window place_rules_window = {SIZE_MAX, 0};
-static bool gates_wide = true;
 bool place_dry_run;
 const struct place_rule_config *place_rules[PLACE_MAX_RULES];
 unsigned place_nrules;
@@ -25,11 +24,8 @@ unsigned place_nrules;
 static unsigned site_depth; /* the deepest site search of any rule */
 
 /* Rules by size class (tiers/slab.h), for malloc's sizes up to PLACE_SMALL_MAX: the first
- * rule a size of the class can match (the scan starts there), and that rule again when
- * it takes its sizes of the class from any caller (-1: none; place_match decides): a
- * size in its window is then its, and one outside goes on to place_match. */
+ * rule a size of the class can match (place_match's scan starts there). */
 static uint8_t class_first[PLACE_CLASSES];
-static int8_t class_rule[PLACE_CLASSES];
 /* The fast path's view of the class's first rule, when that rule's first tier is an
  * arena (served from the thread's cache): the tier, the site key without the return
  * address, the rule's sizes in the class, and its site patterns and depth (0: none). */
@@ -46,15 +42,12 @@ static void index_rules(void)
     for (unsigned c = 0; c < PLACE_CLASSES; c++) {
         uint64_t lo = c ? place_class_size[c - 1] + 1 : 0, hi = place_class_size[c];
         class_first[c] = (uint8_t)place_nrules;
-        class_rule[c] = -1;
         for (unsigned k = 0; k < place_nrules; k++) {
             const struct place_rule_config *r = place_rules[k];
-            if (!(r->api & PLACE_API_MALLOC) || r->max < lo || r->min > hi)
-                continue;
-            class_first[c] = (uint8_t)k;
-            if (!r->patterns)
-                class_rule[c] = (int8_t)k;
-            break;
+            if ((r->api & PLACE_API_MALLOC) && r->max >= lo && r->min <= hi) {
+                class_first[c] = (uint8_t)k;
+                break;
+            }
         }
         unsigned k = class_first[c];
         struct place_tier *t =
@@ -96,13 +89,13 @@ void place_policy_start(const struct place_policy *policy)
     index_rules();
     if (lo <= hi)
         place_rules_window = (struct place_window){lo, hi - lo};
-    if (!gates_wide) /* malloc's gate: either order of its two words is safe */
+    if (place_window.span != SIZE_MAX) /* not wide: malloc's gate is the rules' window (either
+                                         * order of its two words is safe) */
         place_window = place_rules_window;
 }
 
 void place_gates_set(bool counting, bool dry_run)
 {
-    gates_wide = counting;
     place_window = counting ? (struct place_window){0, SIZE_MAX} : place_rules_window;
     place_owner_gate(counting || dry_run);
 }

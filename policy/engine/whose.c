@@ -25,19 +25,15 @@ __attribute__((noinline)) static void free_slow(void *p, struct place_tier *t)
 static inline void free_placed(void *p, struct place_tier *t)
 {
     struct place_slabs *s = t->slabs;
-    struct place_bins *b;
-    if (s && place_slabs_own(s, p) && (b = place_cache_bins(t->index)) &&
-        place_self.state == PLACE_THREAD_ACTIVE) {
+    if (s && place_slabs_own(s, p) && place_self.state == PLACE_THREAD_ACTIVE) {
         /* the bin is read only once the guard is up (see place_alloc) */
         place_guard_enter();
-        struct place_bin *bin = &b->bin[place_slabs_class(s, p)];
-        if (__builtin_expect(bin->n < bin->cap, 1)) {
-            bin->item[bin->n++] = p;
+        bool pushed = place_cache_push(t, s, p);
+        if (__builtin_expect(pushed, 1))
             place_node_count(t->index, PLACE_EV_FREES);
-            place_guard_leave(PLACE_THREAD_ACTIVE);
-            return;
-        }
         place_guard_leave(PLACE_THREAD_ACTIVE);
+        if (__builtin_expect(pushed, 1))
+            return;
     }
     free_slow(p, t);
 }

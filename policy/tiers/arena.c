@@ -280,6 +280,21 @@ void place_arena_defer(struct place_tier *t, void *p)
     place_stats_count(t->stats, PLACE_EV_FREES, 1); /* the slot may be mid-update */
 }
 
+/* Block p back to t's pool (its slab, or memkind), its bytes released: how many. */
+static size_t to_pool(struct place_tier *t, struct place_arena *a, void *p)
+{
+    size_t n;
+    if (place_slabs_own(&a->slabs, p)) {
+        n = place_class_size[place_slabs_class(&a->slabs, p)];
+        place_slabs_give(&a->slabs, &p, 1);
+    } else {
+        n = mk.usable_size(a->kind, p);
+        mk.free(a->kind, p);
+    }
+    place_tier_release(t, (int64_t)n);
+    return n;
+}
+
 /* The deferred frees given back (by a thread outside the guard's nesting): the bytes. */
 static size_t drain(struct place_tier *t, struct place_arena *a)
 {
@@ -289,17 +304,7 @@ static size_t drain(struct place_tier *t, struct place_arena *a)
     void *p = atomic_exchange_explicit(&a->deferred, NULL, memory_order_acquire);
     while (p) {
         void *next = *(void **)p;
-        size_t n;
-        if (place_slabs_own(&a->slabs, p)) {
-            unsigned c = place_slabs_class(&a->slabs, p);
-            n = place_class_size[c];
-            place_slabs_give(&a->slabs, c, &p, 1);
-        } else {
-            n = mk.usable_size(a->kind, p);
-            mk.free(a->kind, p);
-        }
-        place_tier_release(t, (int64_t)n);
-        bytes += n;
+        bytes += to_pool(t, a, p);
         p = next;
     }
     return bytes;
@@ -329,16 +334,10 @@ void *place_arena_take(struct place_tier *t, const struct place_request *r, bool
 void place_arena_give(struct place_tier *t, void *p)
 {
     struct place_arena *a = t->state;
-    if (place_slabs_own(&a->slabs, p)) {
-        unsigned c = place_slabs_class(&a->slabs, p);
-        struct place_bins *b = place_cache_bins(t->index);
-        if (!b || !place_bin_push(b, c, p))
-            place_cache_overflow(t, &a->slabs, c, p);
-        return;
-    }
-    size_t n = mk.usable_size(a->kind, p);
-    mk.free(a->kind, p);
-    place_tier_release(t, (int64_t)n);
+    if (!place_slabs_own(&a->slabs, p))
+        to_pool(t, a, p);
+    else if (!place_cache_push(t, &a->slabs, p))
+        place_cache_overflow(t, &a->slabs, place_slabs_class(&a->slabs, p), p);
 }
 
 size_t place_arena_usable(struct place_tier *t, const void *p)
@@ -354,11 +353,6 @@ size_t place_arena_reclaim(struct place_tier *t, size_t want)
     (void)want;
     struct place_arena *a = t->state;
     return drain(t, a) + place_cache_flush(t, &a->slabs) + place_slabs_trim(&a->slabs);
-}
-
-struct place_slabs *place_arena_slabs(struct place_tier *t)
-{
-    return &((struct place_arena *)t->state)->slabs;
 }
 
 void place_arenas_prefork(void)

@@ -73,9 +73,6 @@ size_t place_arena_reclaim(struct place_tier *t, size_t want);
  * next thread that refills from or reclaims the tier. */
 void place_arena_defer(struct place_tier *t, void *p);
 
-/* The small blocks' pool of arena tier t. */
-struct place_slabs *place_arena_slabs(struct place_tier *t);
-
 /* fork: every arena's pool and the caches' registry, held across it. */
 void place_arenas_prefork(void);
 void place_arenas_postfork_parent(void);

@@ -5,7 +5,6 @@
 
 #include "../base/glibc.h"
 #include "../stats/timeline.h"
-#include "arena.h"
 
 /* Every cache ever made; a thread's goes back to the list for the next thread when it
  * exits, emptied. The lock is taken when a thread makes or leaves one, and across fork. */
@@ -33,7 +32,7 @@ static void give_back(struct place_tier *t, struct place_slabs *s, unsigned c, v
 {
     if (!n)
         return;
-    place_slabs_give(s, c, blocks, n);
+    place_slabs_give(s, blocks, n);
     place_tier_release(t, (int64_t)n * place_class_size[c]);
     place_timeline_tick();
 }
@@ -55,7 +54,7 @@ static void flush_all(struct place_tcache *c)
 {
     for (unsigned k = 0; k < PLACE_MAX_TIERS; k++)
         if (c->tier[k] && c->tier[k] != &no_bins)
-            flush_bins(place_tiers[k], place_arena_slabs(place_tiers[k]), c->tier[k]);
+            flush_bins(place_tiers[k], place_tiers[k]->slabs, c->tier[k]);
 }
 
 /* pthread key destructor: the thread is exiting. */

@@ -117,9 +117,8 @@ unsigned place_slabs_take(struct place_slabs *s, unsigned c, void **out, unsigne
     return got;
 }
 
-void place_slabs_give(struct place_slabs *s, unsigned c, void *const *blocks, unsigned n)
+void place_slabs_give(struct place_slabs *s, void *const *blocks, unsigned n)
 {
-    (void)c;
     pthread_mutex_lock(&s->lock);
     for (unsigned k = 0; k < n; k++) {
         struct place_slab *sl = meta_of(s, blocks[k]);

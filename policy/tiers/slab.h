@@ -82,8 +82,8 @@ static inline unsigned place_slabs_class(const struct place_slabs *s, const void
  * many. Fewer than n only when the range is used up. */
 unsigned place_slabs_take(struct place_slabs *s, unsigned c, void **out, unsigned n);
 
-/* Gives n blocks of class c back to s (under its lock, once). */
-void place_slabs_give(struct place_slabs *s, unsigned c, void *const *blocks, unsigned n);
+/* Gives n blocks back to s (under its lock, once); each slab knows its class. */
+void place_slabs_give(struct place_slabs *s, void *const *blocks, unsigned n);
 
 /* Gives the pages of slabs with no block out back to the kernel: the bytes given. */
 size_t place_slabs_trim(struct place_slabs *s);

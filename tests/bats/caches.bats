@@ -25,14 +25,6 @@ to = b
 INI
 }
 
-node() {
-    /usr/bin/python3 -c '
-import json, sys
-r = json.load(open(sys.argv[1]))
-print(next(n for n in r["nodes"] if n["name"] == sys.argv[2])[sys.argv[3]])' \
-        "$BATS_TEST_TMPDIR/report.json" "$1" "$2"
-}
-
 @test "8 threads trading blocks of two cached tiers: each block in its rule's node, none handed out twice, none left" {
     run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" "$PROGS/caches" tiers 8 50000
     assert_success
@@ -59,13 +51,7 @@ print(next(n for n in r["nodes"] if n["name"] == sys.argv[2])[sys.argv[3]])' \
 }
 
 @test "a report says what threads' caches hold apart from what is in use" {
-    cat >"$BATS_TEST_TMPDIR/c.ini" <<INI
-[tier a]
-kind = dram
-[rule small]
-size = 1025..2048
-to = a
-INI
+    arena_policy "$BATS_TEST_TMPDIR/c.ini" 1025..2048
     # python3 keeps its thread alive while the report is written at exit: the main
     # thread's cache still holds the freed blocks
     run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/c.ini" LIBPLACE_REPORT=stderr \
@@ -75,13 +61,7 @@ INI
 }
 
 @test "aligned blocks from the slabs: every alignment up to 64 KiB is honoured" {
-    cat >"$BATS_TEST_TMPDIR/a.ini" <<INI
-[tier a]
-kind = dram
-[rule all]
-size = 0..
-to = a
-INI
+    arena_policy "$BATS_TEST_TMPDIR/a.ini" 0..
     run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/a.ini" "$PROGS/caches" align
     assert_success
     assert_output "130 blocks, 0 misaligned, 130 in a"

@@ -21,15 +21,6 @@ placed() {
     LD_PRELOAD=$LIB "$@"
 }
 
-# A node's field from the JSON report: node NAME FIELD
-node() {
-    python3 -c '
-import json, sys
-r = json.load(open(sys.argv[1]))
-n = [n for n in r["nodes"] if n["name"] == sys.argv[2]]
-print(n[0][sys.argv[3]] if n else "no such node")' "$LIBPLACE_REPORT" "$1" "$2"
-}
-
 # How many calls of the driver's entry point $1 the log has (with $2 in the line, if given).
 calls() {
     grep -c "^$1 .*${2:-}" "$FAKECUDA_LOG" || true

@@ -21,6 +21,21 @@ setup_file() {
     }
 }
 
+# Field $2 of node $1 in the JSON report $BATS_TEST_TMPDIR/report.json, as python prints it.
+node() {
+    /usr/bin/python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(next(n for n in r["nodes"] if n["name"] == sys.argv[2])[sys.argv[3]])' \
+        "$BATS_TEST_TMPDIR/report.json" "$1" "$2"
+}
+
+# A policy in file $1 that sends sizes $2 to a tier "a" of kind dram: an arena, whose
+# small blocks the per-thread caches serve.
+arena_policy() {
+    printf '[tier a]\nkind = dram\n[rule placed]\nsize = %s\nto = a\n' "$2" >"$1"
+}
+
 run_variant() {
     local t=$BATS_TEST_TMPDIR
     case $1 in

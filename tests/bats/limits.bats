@@ -30,14 +30,6 @@ $3
 INI
 }
 
-# A field of node $1 in the JSON report, as python prints it.
-node() {
-    /usr/bin/python3 -c '
-import json, sys
-r = json.load(open(sys.argv[1]))
-print(next(n for n in r["nodes"] if n["name"] == sys.argv[2])[sys.argv[3]])' \
-        "$BATS_TEST_TMPDIR/report.json" "$1" "$2"
-}
 
 valid_report() {
     /usr/bin/python3 -c '

@@ -44,13 +44,7 @@ ALL=("[tier node]" "kind = dram" "[rule all]" "size = 0.." "to = node")
 }
 
 @test "a signal handler that allocates and frees blocks of the thread's own cache while it uses it: none handed out twice, none lost" {
-    cat >"$BATS_TEST_TMPDIR/cache.ini" <<INI
-[tier a]
-kind = dram
-[rule small]
-size = 1025..2048
-to = a
-INI
+    arena_policy "$BATS_TEST_TMPDIR/cache.ini" 1025..2048
     run timeout 120 env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/cache.ini" "$PROGS/sigcache" 100000
     assert_success
     assert_output "duplicates 0, node holds the handler's block: 1"
