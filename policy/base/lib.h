@@ -11,6 +11,8 @@
 
 #include <stdatomic.h>
 
+#include "hidden.h"
+
 /* Runs a step once; every later caller gets its verdict (NULL, or why it failed). */
 struct place_once {
     _Atomic int state; /* 0 not tried, 1 under way, 2 done */
@@ -18,7 +20,7 @@ struct place_once {
 };
 
 /* What a caller gets while another thread runs the step. */
-extern const char place_lib_busy[];
+extern PLACE_HIDDEN const char place_lib_busy[];
 
 /* The step's verdict, running it (with the guard up) if nobody has. */
 const char *place_once(struct place_once *o, const char *(*step)(void *), void *arg);

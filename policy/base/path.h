@@ -8,13 +8,15 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "hidden.h"
+
 /* When this process's counting began, and from which parent it was forked (0: none). */
 struct place_run {
     struct timespec start; /* CLOCK_MONOTONIC */
     time_t wall;
     pid_t forked_from;
 };
-extern struct place_run place_run;
+extern PLACE_HIDDEN struct place_run place_run;
 
 /* Records when this process's counting began: at start, or at fork in a child (pass the
  * parent's pid; 0 at start). */

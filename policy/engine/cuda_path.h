@@ -15,11 +15,12 @@
 #include <stdint.h>
 
 #include "../../config/policy.h"
+#include "../base/hidden.h"
 #include "../tiers/driver.h"
 
 /* Whether libplace takes part in CUDA calls at all: a policy or a report asked for it
  * (set once at start). Off, every call goes straight to the driver. */
-extern bool place_cuda_on;
+extern PLACE_HIDDEN bool place_cuda_on;
 
 /* A device allocation of size bytes (for PITCH: the pitch times the height), the
  * program's own call being c. */

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "../../config/policy.h"
+#include "../base/hidden.h"
 #include "../tiers/tier.h"
 
 /* An interval of sizes as lo and hi - lo, so that one unsigned compare tests it. */
@@ -24,11 +25,11 @@ struct place_window {
  * It is the rules' window (place_rules_window), or every size while the pass-through
  * path counts (a report was asked for, and before the constructor knows), so that the
  * hot path tests nothing else. */
-extern struct place_window place_window;
+extern PLACE_HIDDEN struct place_window place_window;
 
 /* The smallest interval holding every malloc rule's window; empty (lo = SIZE_MAX,
  * span 0) until a policy loads. */
-extern struct place_window place_rules_window;
+extern PLACE_HIDDEN struct place_window place_rules_window;
 
 static inline bool place_in_window(size_t size)
 {
@@ -49,11 +50,11 @@ void place_gates_set(bool counting, bool dry_run);
 
 /* Whether this is a dry run: tiers this machine lacks are planned for, not skipped, and
  * what they would hold comes from glibc, recorded per pointer (engine/dry.h). */
-extern bool place_dry_run;
+extern PLACE_HIDDEN bool place_dry_run;
 
 /* The rules, in the policy's order (their counters: stats/sites.h). */
-extern const struct place_rule_config *place_rules[PLACE_MAX_RULES];
-extern unsigned place_nrules;
+extern PLACE_HIDDEN const struct place_rule_config *place_rules[PLACE_MAX_RULES];
+extern PLACE_HIDDEN unsigned place_nrules;
 
 /* Compiles the policy's rules and sets the window; then resolves site patterns against
  * the modules loaded now. */

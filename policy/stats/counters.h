@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "../../config/policy.h"
+#include "../base/hidden.h"
 
 enum { PLACE_STATS_BATCH = 1024 * 1024 };
 
@@ -56,7 +57,7 @@ struct place_node_stats {
 } __attribute__((aligned(64)));
 
 /* Every node's counters, by the index of its tier in the policy (0: the default dram). */
-extern struct place_node_stats place_nodes[PLACE_MAX_TIERS];
+extern PLACE_HIDDEN struct place_node_stats place_nodes[PLACE_MAX_TIERS];
 
 /* A node's counters as they stand. */
 struct place_snapshot {

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "../base/guard.h"
+#include "../base/hidden.h"
 #include "counters.h"
 
 /* What a thread counts of placed blocks: allocations and frees per node (0 unused). */
@@ -63,7 +64,7 @@ static inline void place_node_count(unsigned k, enum place_event e)
  * It is on from the first allocation, before the constructor can know, so that memory
  * allocated before it is counted when it is later freed; the constructor switches it
  * off when no report is wanted. */
-extern bool place_counting;
+extern PLACE_HIDDEN bool place_counting;
 
 void place_count_slow(unsigned n, unsigned m, int64_t delta);
 void place_hand_over_bytes(struct place_counts *c);

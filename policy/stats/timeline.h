@@ -12,11 +12,12 @@
 #include <stdint.h>
 
 #include "../../config/policy.h"
+#include "../base/hidden.h"
 
 enum { PLACE_TIMELINE_POINTS = 512 };
 
-extern bool place_timeline_on;
-extern _Atomic int64_t place_timeline_next; /* when the next sample is due */
+extern PLACE_HIDDEN bool place_timeline_on;
+extern PLACE_HIDDEN _Atomic int64_t place_timeline_next; /* when the next sample is due */
 
 /* CLOCK_MONOTONIC_COARSE in nanoseconds. */
 int64_t place_coarse_ns(void);

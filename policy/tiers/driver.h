@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../base/hidden.h"
 #include "../base/lib.h"
 
 struct place_driver {
@@ -38,7 +39,7 @@ struct place_driver {
     size_t total[64]; /* each GPU's memory, from the driver at start */
 };
 
-extern struct place_driver place_cu;
+extern PLACE_HIDDEN struct place_driver place_cu;
 
 /* Initialises the loaded driver (cuInit) and counts its GPUs: NULL, or why not. Run once,
  * by place_cuda_start. */

@@ -14,13 +14,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../base/hidden.h"
+
 enum {
     PLACE_SLAB_SHIFT = 18, /* 256 KiB */
     PLACE_SMALL_MAX = 65536,
     PLACE_CLASSES = 44, /* 16..128 by 16, then four per doubling up to 64 KiB */
 };
 
-extern const uint32_t place_class_size[PLACE_CLASSES];
+extern PLACE_HIDDEN const uint32_t place_class_size[PLACE_CLASSES];
 
 /* The class of a block of size bytes (size <= PLACE_SMALL_MAX): the smallest that holds it. */
 static inline unsigned place_size_class(size_t size)

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../base/hidden.h"
 #include "../stats/counters.h"
 #include "../stats/threads.h"
 #include "../stats/timeline.h"
@@ -88,28 +89,28 @@ struct place_tier {
 };
 
 /* The default tier: glibc's allocator. Allocations no rule places are counted here. */
-extern struct place_tier place_dram;
+extern PLACE_HIDDEN struct place_tier place_dram;
 
 /* A tier of kind dram that the policy names: an arena of its own (tiers/arena.h), since
  * glibc's blocks cannot be told apart by address. */
-extern const struct place_tier_ops place_dram_arena_ops;
+extern PLACE_HIDDEN const struct place_tier_ops place_dram_arena_ops;
 
 /* numa: an arena mbind()ed to the tier's nodes (policy/tiers/numa.c). */
-extern const struct place_tier_ops place_numa_ops;
+extern PLACE_HIDDEN const struct place_tier_ops place_numa_ops;
 
 /* hbw: an arena bound to the nodes memkind finds as HBW (policy/tiers/hbw.c). */
-extern const struct place_tier_ops place_hbw_ops;
+extern PLACE_HIDDEN const struct place_tier_ops place_hbw_ops;
 
 /* The CUDA kinds (policy/tiers/pinned.c, managed.c, device.c): pools of chunks the
  * driver page-locks or allocates, and a GPU's own memory. */
-extern const struct place_tier_ops place_pinned_ops, place_managed_ops, place_device_ops;
+extern PLACE_HIDDEN const struct place_tier_ops place_pinned_ops, place_managed_ops, place_device_ops;
 
 /* The machine's memory and how much of it is free: the stats of host memory tiers. */
 int place_host_stats(struct place_tier *t, size_t *total, size_t *free);
 
 /* The policy's tiers in its order, dram first, NULL-terminated; then a tier for each
  * GPU the policy does not name, added when the CUDA driver starts. */
-extern struct place_tier *place_tiers[];
+extern PLACE_HIDDEN struct place_tier *place_tiers[];
 
 /* Whether t can serve now: prepared on its first use (a thread that finds another
  * preparing it is told no rather than made to wait) and not unavailable. */
