@@ -112,6 +112,11 @@ static void text_nodes(int fd, const struct place_gathered *g)
         const struct place_verified *v = &g->nodes[k].verified;
         if (!g->nodes[k].checked)
             continue;
+        if (!v->resident) { /* a share of nothing would read as 0% placed */
+            place_line(fd, "%s: no resident pages at exit to check (move_pages)",
+                       g->nodes[k].name);
+            continue;
+        }
         uint64_t permille = v->looked ? v->placed * 1000 / v->looked : 0;
         place_line(fd, "%s: %llu.%llu%% of %s%llu resident page%s on its nodes (move_pages)%s",
                    g->nodes[k].name, (unsigned long long)(permille / 10),

@@ -1,10 +1,12 @@
-/* An arena: a range of address space libplace reserves, with memkind's allocator (a
- * fixed kind, memkind_create_fixed) carving blocks out of it.
+/* An arena: a range of address space libplace reserves and carves blocks out of, small
+ * ones from slabs behind per-thread caches (tiers/slab.h, tiers/cache.h), large ones as
+ * runs of pages (tiers/extent.h).
  *
  * The range is what makes ownership an O(1) test: it is registered with the owner
- * table (tiers/owner.h), so free() knows a block is the tier's by its address, and never asks memkind to
- * detect a kind. A tier that binds memory to NUMA nodes mbinds the range before handing
- * it to memkind. Nothing is ever unmapped or destroyed (DESIGN.md section 7). */
+ * table (tiers/owner.h), so free() knows a block is the tier's by its address. A tier
+ * that binds memory to NUMA nodes mbinds the whole range before any block is carved, so
+ * every page the program touches is placed by the binding. Nothing is ever unmapped or
+ * destroyed (DESIGN.md section 7). */
 #ifndef PLACE_ARENA_H
 #define PLACE_ARENA_H
 
@@ -13,29 +15,23 @@
 
 #include "binding.h"
 #include "cache.h"
+#include "extent.h"
 #include "slab.h"
 #include "tier.h"
-
-struct memkind;
-
-enum place_large { LARGE_NONE, LARGE_BUSY, LARGE_READY, LARGE_FAILED };
 
 struct place_arena {
     void *lo;
     size_t len;
-    struct place_slabs slabs;   /* the first half: small blocks */
-    char *large_lo;             /* the second: memkind's, for larger ones */
-    size_t large_len;
-    _Atomic int large;          /* enum place_large: memkind's kind made yet? */
-    void *_Atomic deferred;     /* blocks freed inside libplace (place_arena_defer) */
-    struct memkind *kind;
+    struct place_slabs slabs;     /* the first half: small blocks */
+    struct place_extents extents; /* the second: larger ones */
+    void *_Atomic deferred;       /* blocks freed inside libplace (place_arena_defer) */
     uint64_t nodes; /* the NUMA nodes its pages are bound to; 0: the kernel's choice */
 };
 
 /* What an arena's range is: by default (spec NULL, or zero fields) as much address space
  * as the machine has memory, less when the kernel refuses that much (down to 64 MiB),
- * pages on demand. A binding gives the range its NUMA policy before memkind sees it, so
- * every page the program later touches is placed by it. len and flags (MAP_HUGETLB...)
+ * pages on demand. A binding gives the range its NUMA policy before any block is carved,
+ * so every page the program later touches is placed by it. len and flags (MAP_HUGETLB...)
  * replace the size and MAP_NORESERVE. */
 struct place_arena_spec {
     const struct place_binding *binding;
@@ -54,9 +50,6 @@ void *place_reserve(size_t *len, size_t least, int flags);
 
 /* The machine's memory in bytes. */
 size_t place_ram(void);
-
-/* A function of libmemkind (loaded if it is not yet), or NULL. */
-void *place_memkind_sym(const char *name);
 
 /* The tier operations of every arena tier (t->state is its arena): take and give (the
  * arena counts its own bytes: tiers/cache.h), usable size, reclaim (the calling thread's

@@ -141,7 +141,10 @@ void *place_cache_refill(struct place_tier *t, struct place_slabs *s, unsigned c
         return NULL;
     place_tier_commit_marks(t, k * size, force);
     place_timeline_tick();
-    for (unsigned j = 1; j < k; j++)
+    /* pushed last first, so that the blocks go out in the order the slab gave them (in
+     * address order when it cut them fresh): a program that walks what it allocated in
+     * that order walks memory forward */
+    for (unsigned j = k; j-- > 1;)
         place_bin_push(b, c, got[j]);
     return got[0];
 }

@@ -10,11 +10,13 @@
  * Like a numa tier it is an arena bound to its nodes (tiers/binding.h); memkind
  * only says which nodes those are. */
 #include <fcntl.h>
+#include <hbwmalloc.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "../../config/policy.h"
 #include "../base/fmt.h"
+#include "../base/lib.h"
 #include "arena.h"
 #include "binding.h"
 #include "tier.h"
@@ -45,23 +47,43 @@ static size_t free_huge_pages(uint64_t nodes)
     return sum;
 }
 
+/* memkind, loaded by the first hbw tier: it is what finds the HBW nodes (and it loads
+ * hwloc, daxctl, udev and more: milliseconds of start-up no other tier pays). */
+typedef int (*place_mask_fn)(void *, unsigned long *, unsigned long); /* exported, not declared */
+static struct {
+    __typeof__(hbw_check_available) *available;
+    place_mask_fn closest, all;
+} mk;
+
+static const struct place_sym mk_syms[] = {
+    {(void **)&mk.available, "hbw_check_available"},
+    {(void **)&mk.closest, "memkind_hbw_get_mbind_nodemask"},
+    {(void **)&mk.all, "memkind_hbw_all_get_mbind_nodemask"},
+};
+
+static struct place_lib memkind = {
+    .file = "libmemkind.so.0",
+    .absent = "memkind cannot be loaded",
+    .hint = "Debian package libmemkind0",
+    .needs = "memkind 1.12 or later is needed",
+    .syms = mk_syms,
+    .nsyms = sizeof mk_syms / sizeof mk_syms[0],
+};
+
 /* The tier's nodes as memkind finds them, or 0 with why said in t->reason. */
 static uint64_t hbw_nodes(struct place_tier *t)
 {
     const struct place_tier_config *c = t->config;
     struct place_buf b = PLACE_BUF(t->reason);
-    int (*available)(void) = (int (*)(void))place_memkind_sym("hbw_check_available");
-    typedef int (*mask_fn)(void *, unsigned long *, unsigned long);
-    bool all = c->policy == PLACE_MPOL_BIND_ALL || c->policy == PLACE_MPOL_INTERLEAVE;
-    mask_fn get = (mask_fn)place_memkind_sym(all ? "memkind_hbw_all_get_mbind_nodemask"
-                                                 : "memkind_hbw_get_mbind_nodemask");
-    if (!available || !get) {
-        place_bprintf(&b, "libmemkind.so.0 cannot be loaded, or lacks hbwmalloc's calls");
+    const char *why = place_lib_load(&memkind);
+    if (why) {
+        place_bprintf(&b, "%s", why);
         return 0;
     }
-    int rc = available();
+    bool all = c->policy == PLACE_MPOL_BIND_ALL || c->policy == PLACE_MPOL_INTERLEAVE;
+    int rc = mk.available();
     unsigned long mask[2] = {0, 0};
-    if (rc != 0 || get(NULL, mask, sizeof mask * 8) != 0 || !mask[0]) {
+    if (rc != 0 || (all ? mk.all : mk.closest)(NULL, mask, sizeof mask * 8) != 0 || !mask[0]) {
         place_bprintf(&b,
                       "memkind finds no high-bandwidth memory here (hbw_check_available() = %d); "
                       "MEMKIND_HBW_NODES=N names HBW nodes, placerun --tiers shows what there is",

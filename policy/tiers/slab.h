@@ -19,7 +19,7 @@
 enum {
     PLACE_SLAB_SHIFT = 18, /* 256 KiB */
     PLACE_SMALL_MAX = 65536,
-    PLACE_CLASSES = 44, /* 16..128 by 16, then four per doubling up to 64 KiB */
+    PLACE_CLASSES = 72, /* 16..256 by 16, four per doubling to 1 KiB, then eight to 64 KiB */
 };
 
 extern PLACE_HIDDEN const uint32_t place_class_size[PLACE_CLASSES];
@@ -27,10 +27,12 @@ extern PLACE_HIDDEN const uint32_t place_class_size[PLACE_CLASSES];
 /* The class of a block of size bytes (size <= PLACE_SMALL_MAX): the smallest that holds it. */
 static inline unsigned place_size_class(size_t size)
 {
-    if (size <= 128)
+    if (size <= 256)
         return size ? (unsigned)((size - 1) >> 4) : 0;
     unsigned lg = 63u - (unsigned)__builtin_clzll(size - 1); /* floor(log2(size - 1)) */
-    return 8 + (lg - 7) * 4 + (unsigned)((size - 1) >> (lg - 2) & 3);
+    if (lg < 10)
+        return 16 + (lg - 8) * 4 + (unsigned)((size - 1) >> (lg - 2) & 3);
+    return 24 + (lg - 10) * 8 + (unsigned)((size - 1) >> (lg - 3) & 7);
 }
 
 /* The class of a block asked for at align (a power of two): one whose every block is

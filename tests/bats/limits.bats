@@ -194,15 +194,19 @@ PY
     [ "$(node capped fallbacks_out)" = 4 ]
 }
 
-@test "memkind serves a node of kind dram, and is loaded only when a policy needs it" {
-    policy 1M fallback
-    maps='print(open("/proc/self/maps").read())'
-    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" /usr/bin/python3 -c "$maps"
-    assert_success
-    assert_output --partial "libmemkind.so"
-    run env LD_PRELOAD="$LIB" LIBPLACE_RULES="size=1M.. to=dram" /usr/bin/python3 -c "$maps"
+@test "memkind is loaded by an hbw tier, which it finds the nodes of, and by no other tier" {
+    arena_policy "$BATS_TEST_TMPDIR/a.ini" 64K..
+    maps='b = [bytearray(1 << 20) for _ in range(4)]; print(open("/proc/self/maps").read())'
+    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/a.ini" \
+        LIBPLACE_REPORT="$BATS_TEST_TMPDIR/report.json" LIBPLACE_REPORT_FORMAT=json \
+        /usr/bin/python3 -c "$maps"
     assert_success
     refute_output --partial "libmemkind.so"
+    [ "$(node a allocations)" -ge 4 ] # the large blocks were the arena's
+    run env LD_PRELOAD="$LIB" LIBPLACE_RULES="size=1M.. to=hbw" MEMKIND_HBW_NODES=0 \
+        /usr/bin/python3 -c "$maps"
+    assert_success
+    assert_output --partial "libmemkind.so"
 }
 
 @test "memalign with an alignment glibc rounds up is served by the node; an aligned block never passes the limit" {

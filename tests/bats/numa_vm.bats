@@ -90,7 +90,7 @@ tier_policy() {
     # keep the node they got then)
     [ "$(sed -n '/^interleave:/,/^limited:/p' <<<"$output" |
         awk -F'[ ,]+' '/^buffer/ && $4 == 0 && $7 == 1 && $5 > 500 && $8 > 500' | wc -l)" -eq 4 ]
-    # a 20 MiB limit takes the first two buffers (10 MiB each as jemalloc sizes them);
+    # a 20 MiB limit takes the first two buffers (8 MiB each);
     # the rest go to dram, on node 0
     [ "$(sed -n '/^limited:/,$p' <<<"$output" | grep -Ec '^buffer [01]: node 1 204[78]$')" -eq 2 ]
     [ "$(sed -n '/^limited:/,$p' <<<"$output" | grep -Ec '^buffer [23]: node 0 204[78]$')" -eq 2 ]
@@ -136,5 +136,6 @@ tier_policy() {
     }
     grep -q "hbw: unavailable: pagesize = 2M, but the HBW nodes have no free 2M huge pages" "$BATS_TEST_TMPDIR/hbw-bind-2M.none"
     [ "$(sed -n '/^2M:/,$p' <<<"$output" | grep -Ec '^buffer [01]: node 1 204[78]$')" -eq 2 ]
-    grep -Eq '^libplace: hbw +hbw +none +0 B ' "$BATS_TEST_TMPDIR/hbw-bind-2M.report"
+    # both buffers live at exit, in whole 2M pages
+    grep -Eq '^libplace: hbw +hbw +none +16.0 MiB ' "$BATS_TEST_TMPDIR/hbw-bind-2M.report"
 }

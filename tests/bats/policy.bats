@@ -165,14 +165,14 @@ libplace: policy not loaded (3 errors): the program does not start (on_error = a
     run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_REPORT=stderr LIBPLACE_RULES="name=big size=1M.. to=hbw,dram" MEMKIND_HBW_NODES=0 \
         /usr/bin/python3 -c 'x = [bytearray(2 << 20) for i in range(3)]'
     assert_success
-    grep -Eq "^libplace: hbw +hbw +none +0 B +7.5 MiB +3 +3$" <<<"$stderr"
+    grep -Eq "^libplace: hbw +hbw +none +0 B +6.0 MiB +3 +3$" <<<"$stderr" # 2 MiB and a page each
     grep -Eq "big -> hbw 6.0 MiB$" <<<"$stderr"
 }
 
 @test "in an hbw tier (node 0 named HBW): the family at its edges as glibc, and stdio's last bytes through a pipe" {
     # every allocation of the edge program that a window can hold goes to hbw; its
-    # answers are glibc's but for the usable sizes, which are the tier's own (jemalloc's
-    # size classes) and never less than asked
+    # answers are glibc's but for the usable sizes, which are the tier's own (its size
+    # classes, whole pages past 64 KiB) and never less than asked
     expected=$("$PROGS/edge" | sed -E 's/ usable [0-9]+//')
     run env LD_PRELOAD="$LIB" MEMKIND_HBW_NODES=0 LIBPLACE_RULES="size=0..1G to=hbw" "$PROGS/edge"
     assert_success

@@ -8,10 +8,14 @@ SIZE, PAGE = 8 << 20, 4096
 numa = ctypes.CDLL("libnuma.so.1")
 numa.numa_move_pages.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_void_p,
                                  ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int]
-buffers = [bytearray(SIZE) for _ in range(int(sys.argv[1]) if len(sys.argv) > 1 else 1)]
-for k, b in enumerate(buffers):
-    b[::PAGE] = b"\1" * (SIZE // PAGE)
-    base = ctypes.addressof((ctypes.c_char * SIZE).from_buffer(b))
+libc = ctypes.CDLL(None)
+libc.malloc.restype, libc.malloc.argtypes = ctypes.c_void_p, [ctypes.c_size_t]
+# malloc'd and never freed: still live when libplace checks their pages at exit (a
+# freed big block's pages go back to the kernel)
+buffers = [libc.malloc(SIZE) for _ in range(int(sys.argv[1]) if len(sys.argv) > 1 else 1)]
+for k, base in enumerate(buffers):
+    for off in range(0, SIZE, PAGE):
+        ctypes.memset(base + off, 1, 1)
     first = (base + PAGE - 1) // PAGE * PAGE
     n = (base + SIZE - first) // PAGE
     pages = (ctypes.c_void_p * n)(*[first + i * PAGE for i in range(n)])

@@ -1,0 +1,231 @@
+#include "extent.h"
+
+#include <string.h>
+#include <sys/mman.h>
+
+enum { NONE = UINT32_MAX, RUN_USED = 0, RUN_CLEAN, RUN_DIRTY };
+
+int place_extents_init(struct place_extents *e, void *lo, size_t len, size_t unit,
+                       bool keep_pages)
+{
+    size_t n = len / unit;
+    if (!n || n >= NONE)
+        return -1;
+    void *run = mmap(NULL, n * sizeof(struct place_page_run), PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (run == MAP_FAILED)
+        return -1;
+    pthread_mutex_init(&e->lock, NULL);
+    e->lo = lo;
+    e->unit = unit;
+    e->npages = (uint32_t)n;
+    e->top = 0;
+    for (unsigned k = 0; k < PLACE_RUN_BINS; k++)
+        e->bins[k] = NONE;
+    e->dirty = 0;
+    e->keep = PLACE_KEEP_MIN / unit;
+    e->keep_pages = keep_pages;
+    e->run = run;
+    return 0;
+}
+
+static unsigned bin_of(uint32_t pages)
+{
+    return 31u - (unsigned)__builtin_clz(pages);
+}
+
+static char *page(const struct place_extents *e, uint32_t i)
+{
+    return e->lo + (size_t)i * e->unit;
+}
+
+/* The first page from i on whose address is a multiple of align. */
+static uint32_t aligned_from(const struct place_extents *e, uint32_t i, size_t align)
+{
+    if (align <= e->unit)
+        return i;
+    uintptr_t a = (uintptr_t)page(e, i), up = (a + align - 1) & ~(uintptr_t)(align - 1);
+    return i + (uint32_t)((up - a) / e->unit);
+}
+
+/* The run [i, i + n) tagged on its first and last page. */
+static void tag(struct place_extents *e, uint32_t i, uint32_t n, uint8_t state)
+{
+    e->run[i].pages = e->run[i + n - 1].pages = n;
+    e->run[i].state = e->run[i + n - 1].state = state;
+}
+
+static void list(struct place_extents *e, uint32_t i)
+{
+    struct place_page_run *r = &e->run[i];
+    uint32_t *head = &e->bins[bin_of(r->pages)];
+    r->prev = NONE;
+    r->next = *head;
+    if (*head != NONE)
+        e->run[*head].prev = i;
+    *head = i;
+    if (r->state == RUN_DIRTY)
+        e->dirty += r->pages;
+}
+
+static void unlist(struct place_extents *e, uint32_t i)
+{
+    struct place_page_run *r = &e->run[i];
+    if (r->prev != NONE)
+        e->run[r->prev].next = r->next;
+    else
+        e->bins[bin_of(r->pages)] = r->next;
+    if (r->next != NONE)
+        e->run[r->next].prev = r->prev;
+    if (r->state == RUN_DIRTY)
+        e->dirty -= r->pages;
+}
+
+/* [i, i + n) free, merged with the free runs next to it (two free runs never touch):
+ * the merged run's first page. The merged run is dirty if any part of it is. */
+static uint32_t release(struct place_extents *e, uint32_t i, uint32_t n, uint8_t state)
+{
+    if (i > 0 && e->run[i - 1].state != RUN_USED) {
+        uint32_t left = i - e->run[i - 1].pages;
+        state = state == RUN_DIRTY || e->run[left].state == RUN_DIRTY ? RUN_DIRTY : RUN_CLEAN;
+        unlist(e, left);
+        n += i - left;
+        i = left;
+    }
+    if (i + n < e->top && e->run[i + n].state != RUN_USED) {
+        uint32_t right = i + n;
+        state = state == RUN_DIRTY || e->run[right].state == RUN_DIRTY ? RUN_DIRTY : RUN_CLEAN;
+        unlist(e, right);
+        n += e->run[right].pages;
+    }
+    tag(e, i, n, state);
+    list(e, i);
+    return i;
+}
+
+/* A free run holding n pages from a page aligned so, or NONE. First fit from the bin
+ * that may hold n upwards. */
+static uint32_t find(const struct place_extents *e, uint32_t n, size_t align, uint32_t *at)
+{
+    for (unsigned k = bin_of(n); k < PLACE_RUN_BINS; k++)
+        for (uint32_t i = e->bins[k]; i != NONE; i = e->run[i].next) {
+            uint32_t j = aligned_from(e, i, align);
+            if ((uint64_t)j + n <= (uint64_t)i + e->run[i].pages) {
+                *at = j;
+                return i;
+            }
+        }
+    return NONE;
+}
+
+size_t place_extents_size(const struct place_extents *e, size_t size, size_t align)
+{
+    size_t whole = (size_t)e->npages * e->unit;
+    if (size > whole || align > whole)
+        return 0;
+    return (size + e->unit - 1) / e->unit * e->unit;
+}
+
+void *place_extents_take(struct place_extents *e, size_t bytes, size_t align, bool zero)
+{
+    uint32_t n = (uint32_t)(bytes / e->unit), j;
+    bool clean;
+    pthread_mutex_lock(&e->lock);
+    uint32_t i = find(e, n, align, &j);
+    if (i != NONE) {
+        uint32_t len = e->run[i].pages;
+        uint8_t state = e->run[i].state;
+        unlist(e, i);
+        if (j > i) { /* the pages before the aligned start stay free */
+            tag(e, i, j - i, state);
+            list(e, i);
+        }
+        if (j + n < i + len) {
+            tag(e, j + n, i + len - (j + n), state);
+            list(e, j + n);
+        }
+        tag(e, j, n, RUN_USED);
+        clean = state == RUN_CLEAN;
+    } else { /* from the top, and the free run that ends there if there is one */
+        uint32_t from = e->top;
+        if (from && e->run[from - 1].state != RUN_USED)
+            from -= e->run[from - 1].pages;
+        j = aligned_from(e, from, align);
+        if ((uint64_t)j + n > e->npages) {
+            pthread_mutex_unlock(&e->lock);
+            return NULL;
+        }
+        uint8_t state = RUN_CLEAN; /* never handed out: the kernel's zero pages */
+        if (from < e->top) {
+            state = e->run[from].state;
+            unlist(e, from);
+        }
+        e->top = j + n;
+        tag(e, j, n, RUN_USED);
+        if (j > from) /* the pages skipped to align: a free run */
+            release(e, from, j - from, state);
+        clean = state == RUN_CLEAN;
+    }
+    pthread_mutex_unlock(&e->lock);
+    void *p = page(e, j);
+    if (zero && !clean)
+        memset(p, 0, bytes);
+    return p;
+}
+
+size_t place_extents_give(struct place_extents *e, void *p)
+{
+    uint32_t i = (uint32_t)(((char *)p - e->lo) / e->unit), n = e->run[i].pages;
+    pthread_mutex_lock(&e->lock);
+    if (4 * (size_t)n > e->keep && 4 * (size_t)n * e->unit <= PLACE_KEEP_MAX)
+        e->keep = 4 * (size_t)n;
+    i = release(e, i, n, RUN_DIRTY);
+    if (!e->keep_pages && e->dirty > e->keep) {
+        /* over the budget: this run's pages go back, out of the lock; it counts as used
+         * meanwhile, so no thread takes it or merges with it */
+        uint32_t len = e->run[i].pages;
+        unlist(e, i);
+        tag(e, i, len, RUN_USED);
+        pthread_mutex_unlock(&e->lock);
+        bool given = madvise(page(e, i), (size_t)len * e->unit, MADV_DONTNEED) == 0;
+        pthread_mutex_lock(&e->lock);
+        release(e, i, len, given ? RUN_CLEAN : RUN_DIRTY);
+    }
+    pthread_mutex_unlock(&e->lock);
+    return (size_t)n * e->unit;
+}
+
+size_t place_extents_usable(const struct place_extents *e, const void *p)
+{
+    return (size_t)e->run[((const char *)p - e->lo) / e->unit].pages * e->unit;
+}
+
+size_t place_extents_trim(struct place_extents *e)
+{
+    size_t given = 0;
+    if (e->keep_pages)
+        return 0;
+    pthread_mutex_lock(&e->lock);
+    for (unsigned k = 0; k < PLACE_RUN_BINS; k++)
+        for (uint32_t i = e->bins[k]; i != NONE; i = e->run[i].next) {
+            struct place_page_run *r = &e->run[i];
+            if (r->state != RUN_DIRTY ||
+                madvise(page(e, i), (size_t)r->pages * e->unit, MADV_DONTNEED) != 0)
+                continue;
+            e->dirty -= r->pages;
+            tag(e, i, r->pages, RUN_CLEAN);
+            given += (size_t)r->pages * e->unit;
+        }
+    pthread_mutex_unlock(&e->lock);
+    return given;
+}
+
+void place_extents_prefork(struct place_extents *e)
+{
+    pthread_mutex_lock(&e->lock);
+}
+
+void place_extents_postfork(struct place_extents *e)
+{
+    pthread_mutex_unlock(&e->lock);
+}

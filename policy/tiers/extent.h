@@ -1,0 +1,79 @@
+/* Large blocks of an arena: runs of whole pages from the second half of its range.
+ *
+ * A block over PLACE_SMALL_MAX bytes is a run of pages, found first-fit in free lists
+ * binned by length (powers of two), else cut from the never-used top. Bookkeeping lives
+ * outside the pages (one entry per page, the first and last page of a run saying its
+ * length), so a freed run merges with free neighbours without touching their memory, and
+ * pages given back to the kernel stay given back. Freed pages are kept for reuse up to
+ * a budget, four times the largest block freed (at least 1 MiB, at most 64 MiB; glibc
+ * adapts its trim threshold so, to twice), and past it a freed run's pages go back to the kernel
+ * (MADV_DONTNEED): a program that frees and allocates big buffers in a loop reuses their
+ * pages (faults cost more than the copy of a small block), one that frees much gives the
+ * memory back. A run whose pages were given back, or never touched, reads as zero:
+ * calloc skips the memset.
+ * One lock per arena; a large block costs much more than the lock. */
+#ifndef PLACE_EXTENT_H
+#define PLACE_EXTENT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+    PLACE_RUN_BINS = 32,
+    PLACE_KEEP_MIN = 1 << 20,
+    PLACE_KEEP_MAX = 64 << 20,
+};
+
+/* One page's entry: meaningful on the first and the last page of a run. */
+struct place_page_run {
+    uint32_t pages; /* the run's length */
+    uint8_t state;  /* RUN_USED, RUN_CLEAN (free, reads as zero) or RUN_DIRTY (free) */
+    uint32_t next, prev; /* free lists, by first page; UINT32_MAX ends one */
+};
+
+struct place_extents {
+    pthread_mutex_t lock;
+    char *lo;
+    size_t unit;      /* the page size: 4 KiB, or 2 MiB for hugetlb ranges */
+    uint32_t npages;  /* pages in [lo, lo + npages * unit) */
+    uint32_t top;     /* pages from top on were never handed out */
+    uint32_t bins[PLACE_RUN_BINS]; /* free runs of 2^k to 2^(k+1) - 1 pages */
+    size_t dirty;     /* pages of free runs that may be resident */
+    size_t keep;      /* how many such pages are kept: the budget */
+    bool keep_pages;  /* hugetlb: pages are not given back */
+    struct place_page_run *run; /* one per page */
+};
+
+/* Sets e up over [lo, lo + len) in pages of unit bytes (keep_pages: never given back).
+ * 0, or -1 when its bookkeeping cannot be mapped. */
+int place_extents_init(struct place_extents *e, void *lo, size_t len, size_t unit,
+                       bool keep_pages);
+
+static inline bool place_extents_own(const struct place_extents *e, const void *p)
+{
+    return (size_t)((const char *)p - e->lo) < (size_t)e->npages * e->unit;
+}
+
+/* The bytes a block of size at align takes (whole pages), or 0 when no run can hold it. */
+size_t place_extents_size(const struct place_extents *e, size_t size, size_t align);
+
+/* A block of bytes (place_extents_size's answer) at align, zeroed when zero is set, or
+ * NULL when the range has no run for it. */
+void *place_extents_take(struct place_extents *e, size_t bytes, size_t align, bool zero);
+
+/* Block p back, merged with its free neighbours; its bytes. */
+size_t place_extents_give(struct place_extents *e, void *p);
+
+/* Block p's bytes. */
+size_t place_extents_usable(const struct place_extents *e, const void *p);
+
+/* Every free run's pages back to the kernel: the bytes given back. */
+size_t place_extents_trim(struct place_extents *e);
+
+/* fork: the lock held across it, then released (or made anew in the child). */
+void place_extents_prefork(struct place_extents *e);
+void place_extents_postfork(struct place_extents *e);
+
+#endif
