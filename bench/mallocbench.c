@@ -1,6 +1,6 @@
 /* malloc/free microbenchmark: prints the mean cost of one malloc/free pair.
  *
- *   mallocbench mixed|small THREADS [PAIRS_PER_THREAD] [hbw]
+ *   mallocbench mixed|small|sites THREADS [PAIRS_PER_THREAD] [hbw]
  *
  * hbw: memkind's hbw_malloc and hbw_free instead of malloc and free (what autohbw does
  * for a program; libmemkind loaded with dlopen, MEMKIND_HBW_NODES names HBW nodes).
@@ -9,6 +9,8 @@
  *        one of a log-uniform size in 16 B..64 KiB.
  * small: batches of 64 allocations of 16..256 B, then their frees, the pattern of
  *        short-lived small objects.
+ * sites: small, each allocation made by one of 50 functions in turn (50 hot call sites,
+ *        each called from run: what a site rule's memo has to keep apart).
  * Sizes and slots are drawn before the clock starts, so only the allocator is timed. */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -21,7 +23,7 @@
 enum { LIVE = 4096, BATCH = 64, DRAWS = 1 << 16 };
 
 struct job {
-    int mixed;
+    int mixed, sites;
     long pairs;
     uint32_t seed;
     size_t sizes[DRAWS];
@@ -31,6 +33,23 @@ struct job {
 
 static void *(*alloc)(size_t) = malloc;
 static void (*release)(void *) = free;
+
+/* A call site of its own: malloc is not its tail call, so its return address is here. */
+#define SITE(n)                                                                                    \
+    static __attribute__((noinline)) void *site_##n(size_t size)                                   \
+    {                                                                                              \
+        void *p = alloc(size);                                                                     \
+        __asm__ volatile("" : "+r"(p));                                                            \
+        return p;                                                                                  \
+    }
+#define SITES10(d) SITE(d##0) SITE(d##1) SITE(d##2) SITE(d##3) SITE(d##4) \
+                   SITE(d##5) SITE(d##6) SITE(d##7) SITE(d##8) SITE(d##9)
+SITES10(1) SITES10(2) SITES10(3) SITES10(4) SITES10(5)
+#define NAMES10(d) site_##d##0, site_##d##1, site_##d##2, site_##d##3, site_##d##4, \
+                   site_##d##5, site_##d##6, site_##d##7, site_##d##8, site_##d##9
+enum { SITES = 50 };
+static void *(*const sites[SITES])(size_t) = {NAMES10(1), NAMES10(2), NAMES10(3), NAMES10(4),
+                                               NAMES10(5)};
 
 static uint32_t next(uint32_t *s)
 {
@@ -76,7 +95,8 @@ static void *run(void *arg)
         void *batch[BATCH];
         for (long n = 0; n < j->pairs; n += BATCH) {
             for (int k = 0; k < BATCH; k++) {
-                char *p = alloc(j->sizes[(n + k) & (DRAWS - 1)]);
+                size_t size = j->sizes[(n + k) & (DRAWS - 1)];
+                char *p = j->sites ? sites[(n + k) % SITES](size) : alloc(size);
                 p[0] = (char)k;
                 batch[k] = p;
             }
@@ -92,8 +112,9 @@ static void *run(void *arg)
 
 int main(int argc, char **argv)
 {
-    if (argc < 3 || (strcmp(argv[1], "mixed") != 0 && strcmp(argv[1], "small") != 0)) {
-        fprintf(stderr, "usage: %s mixed|small THREADS [PAIRS_PER_THREAD] [hbw]\n", argv[0]);
+    if (argc < 3 || (strcmp(argv[1], "mixed") != 0 && strcmp(argv[1], "small") != 0 &&
+                     strcmp(argv[1], "sites") != 0)) {
+        fprintf(stderr, "usage: %s mixed|small|sites THREADS [PAIRS_PER_THREAD] [hbw]\n", argv[0]);
         return 2;
     }
     if (argc > 4 && strcmp(argv[4], "hbw") == 0) {
@@ -114,7 +135,10 @@ int main(int argc, char **argv)
     struct job *jobs = calloc((size_t)threads, sizeof *jobs);
     pthread_t *tids = calloc((size_t)threads, sizeof *tids);
     for (int t = 0; t < threads; t++) {
-        jobs[t] = (struct job){.mixed = argv[1][0] == 'm', .pairs = pairs, .seed = 2463534242u + t};
+        jobs[t] = (struct job){.mixed = strcmp(argv[1], "mixed") == 0,
+                               .sites = strcmp(argv[1], "sites") == 0,
+                               .pairs = pairs,
+                               .seed = 2463534242u + t};
         draw(&jobs[t]);
     }
     struct timespec a, b;

@@ -67,11 +67,13 @@ static void index_rules(void)
 void place_policy_start(const struct place_policy *policy)
 {
     size_t lo = SIZE_MAX, hi = 0;
+    uint64_t patterns = 0;
     place_dry_run = policy->dry_run;
     place_nrules = policy->nrules;
     for (unsigned k = 0; k < policy->nrules; k++) {
         const struct place_rule_config *r = &policy->rules[k];
         place_rules[k] = r;
+        patterns |= r->patterns;
         if (r->patterns && r->depth > site_depth)
             site_depth = r->depth;
         if (!(r->api & PLACE_API_MALLOC))
@@ -85,7 +87,7 @@ void place_policy_start(const struct place_policy *policy)
     if (policy->npatterns)
         place_modules_start(policy);
     if (site_depth > 1)
-        place_sites_start();
+        place_sites_start(patterns);
     index_rules();
     if (lo <= hi)
         place_rules_window = (struct place_window){lo, hi - lo};

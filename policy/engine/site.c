@@ -37,11 +37,15 @@ static uint64_t address_mask(uintptr_t ra)
     return mask;
 }
 
+/* Every pattern the rules name: once the frames seen match all of them, deeper frames
+ * cannot change any rule's answer, so none is unwound, traced or checked. */
+static uint64_t all_patterns;
+
 /* Per thread: stacks unwound before, by (return address, stack pointer), in a
  * set-associative table made at the thread's first site lookup: a program's hot sites
  * (a few hundred) each keep their entry, and a hit costs a few loads and the check that
  * the frames are still the ones unwound. */
-enum { SETS = 64, WAYS = 4 };
+enum { SET_BITS = 6, SETS = 1 << SET_BITS, WAYS = 4 };
 
 struct memo {
     uintptr_t ra, sp;
@@ -155,7 +159,7 @@ static bool unwind(struct memo *m, uintptr_t ra, unsigned depth)
         trusted &= m->slot[m->n] != 0;
         cum |= address_mask((uintptr_t)ip);
         m->cum[m->n++] = cum;
-    } while (m->n < depth && unw_step(&c) > 0);
+    } while (m->n < depth && cum != all_patterns && unw_step(&c) > 0);
     return trusted;
 }
 
@@ -176,7 +180,7 @@ static void trace(struct memo *m, uintptr_t ra, unsigned depth)
         return;
     }
     uint64_t cum = 0;
-    for (; k < got && m->n < depth; k++) {
+    for (; k < got && m->n < depth && (m->n == 0 || m->cum[m->n - 1] != all_patterns); k++) {
         m->val[m->n] = (uintptr_t)ips[k];
         m->slot[m->n] = 0;
         cum |= address_mask((uintptr_t)ips[k]);
@@ -184,8 +188,9 @@ static void trace(struct memo *m, uintptr_t ra, unsigned depth)
     }
 }
 
-void place_sites_start(void)
+void place_sites_start(uint64_t patterns)
 {
+    all_patterns = patterns;
     unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
 }
 
@@ -201,19 +206,21 @@ const uint64_t *place_site_masks(uintptr_t ra, unsigned depth, unsigned *n)
     uint32_t gen = place_modules_generation();
     static __thread struct memo spare __attribute__((tls_model("initial-exec")));
     struct memo_set *table = own_memos();
-    struct memo_set *set = table ? &table[((ra ^ sp) * 0x9e3779b97f4a7c15ull) >> 58] : NULL;
+    struct memo_set *set = table ? &table[((ra ^ sp) * 0x9e3779b97f4a7c15ull) >> (64 - SET_BITS)] : NULL;
     struct memo *m = NULL;
-    for (unsigned w = 0; set && w < WAYS && !m; w++) {
+    /* One key may have several trusted entries: the same call at the same depth from
+     * different callers further up (sqlite3's allocation wrappers). An untrusted entry of
+     * the key counts the sightings of every other stack it has. */
+    for (unsigned w = 0; set && w < WAYS; w++) {
         struct memo *e = &set->way[w];
         if (e->ra != ra || e->sp != sp || e->gen != gen || e->depth != depth)
             continue;
-        if (e->trusted && still_there(e)) {
+        if (!e->trusted) {
+            m = e;
+        } else if (still_there(e)) {
             *n = e->n;
             return e->cum;
         }
-        if (e->trusted) /* the frames above changed: earn the unwind again */
-            e->trusted = false, e->seen = 0;
-        m = e;
     }
     /* A stack is traced (libunwind's backtrace: ~80 ns for 12 frames once their layout
      * is known, but no slots) until it has been seen HOT times; then it is unwound frame
@@ -229,9 +236,17 @@ const uint64_t *place_site_masks(uintptr_t ra, unsigned depth, unsigned *n)
     } else if (!m) {
         m = &spare;
     }
-    m->trusted = hot && unwind(m, ra, depth);
-    if (!hot)
-        trace(m, ra, depth);
+    uint64_t first = address_mask(ra);
+    if (first == all_patterns) { /* the caller alone decides: nothing to unwind or check */
+        m->val[0] = ra;
+        m->cum[0] = first;
+        m->n = 1;
+        m->trusted = true;
+    } else {
+        m->trusted = hot && unwind(m, ra, depth);
+        if (!hot)
+            trace(m, ra, depth);
+    }
     m->ra = ra;
     m->sp = sp;
     m->gen = gen;

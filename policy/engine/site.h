@@ -7,8 +7,11 @@
  * addresses are still in those slots has the same frames, checked by reading them, a few
  * loads. Other stacks are traced with libunwind's backtrace, which keeps each frame's
  * layout per thread (~80 ns for 12 frames) but gives no slots; the cursor costs two
- * system calls a frame (libunwind blocks signals around each lookup). Each return
- * address's pattern matches are cached process wide. */
+ * system calls a frame (libunwind blocks signals around each lookup). A key may keep
+ * several stacks (one call reached from different callers at the same depth). Frames
+ * past the first that match every pattern the rules name are never looked at: a caller
+ * that does (site = * included) costs no unwinding at all. Each return address's
+ * pattern matches are cached process wide. */
 #ifndef PLACE_SITE_H
 #define PLACE_SITE_H
 
@@ -20,10 +23,11 @@
  * the calling thread's and valid until its next call. Runs with the re-entry guard up. */
 const uint64_t *place_site_masks(uintptr_t ra, unsigned depth, unsigned *n);
 
-/* At start, when some rule looks deeper than its caller: libunwind keeps what it parsed
- * of each frame's unwind information per thread. Its default, one cache for the process,
- * blocks every signal and takes a lock around each lookup: two sigprocmask system calls
- * per frame, which made gcc 6x slower under a depth-4 rule. */
-void place_sites_start(void);
+/* At start, when some rule looks deeper than its caller, with every pattern the rules
+ * name (frames past those that match all of them are never looked at): libunwind keeps
+ * what it parsed of each frame's unwind information per thread. Its default, one cache
+ * for the process, blocks every signal and takes a lock around each lookup: two
+ * sigprocmask system calls per frame, which made gcc 6x slower under a depth-4 rule. */
+void place_sites_start(uint64_t patterns);
 
 #endif

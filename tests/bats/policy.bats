@@ -186,3 +186,27 @@ libplace: policy not loaded (3 errors): the program does not start (on_error = a
     assert_output "$("$PROGS/pipe_tail" 3 | cat)"
     grep -Eq '^libplace: hbw +hbw +none +[0-9.]+ KiB +[0-9.]+ KiB +[1-9][0-9]* ' "$BATS_TEST_TMPDIR/r"
 }
+
+@test "one call reached from two callers at the same depth: each stack decided by its own frames, from the memo" {
+    cat >"$BATS_TEST_TMPDIR/callers.ini" <<INI
+[libplace]
+report = $BATS_TEST_TMPDIR/report.json
+report_format = json
+[tier a]
+kind = dram
+[rule left]
+site = left
+depth = 3
+to = a
+INI
+    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/callers.ini" "$PROGS/callers" 5000
+    assert_success
+    assert_output "left 5000 right 5000"
+    [ "$(node a allocations)" = 5000 ] # left's, and none of right's
+    # a pattern the caller itself matches decides at once: every call placed
+    sed -i 's/^site = left$/site = wrapper/' "$BATS_TEST_TMPDIR/callers.ini"
+    rm "$BATS_TEST_TMPDIR/report.json"
+    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/callers.ini" "$PROGS/callers" 5000
+    assert_success
+    [ "$(node a allocations)" = 10000 ]
+}
