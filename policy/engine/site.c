@@ -160,7 +160,7 @@ static bool unwind(struct memo *m, uintptr_t ra, unsigned depth)
         cum |= address_mask((uintptr_t)ip);
         m->cum[m->n++] = cum;
     } while (m->n < depth && cum != all_patterns && unw_step(&c) > 0);
-    return trusted;
+    return trusted && m->n > 0;
 }
 
 /* The frames from ra up by libunwind's own backtrace, which keeps per thread the layout

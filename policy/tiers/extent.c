@@ -3,13 +3,15 @@
 #include <string.h>
 #include <sys/mman.h>
 
-enum { NONE = UINT32_MAX, RUN_USED = 0, RUN_CLEAN, RUN_DIRTY };
+enum { NONE = UINT32_MAX, RUN_USED = 0, RUN_CLEAN, RUN_DIRTY, ZERO_BY_KERNEL = 256 << 10 };
 
 int place_extents_init(struct place_extents *e, void *lo, size_t len, size_t unit,
                        bool keep_pages)
 {
     size_t n = len / unit;
-    if (!n || n >= NONE)
+    if (n > (size_t)INT32_MAX) /* page indices and their sums stay in 32 bits */
+        n = INT32_MAX;
+    if (!n)
         return -1;
     void *run = mmap(NULL, n * sizeof(struct place_page_run), PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -168,8 +170,12 @@ void *place_extents_take(struct place_extents *e, size_t bytes, size_t align, bo
     }
     pthread_mutex_unlock(&e->lock);
     void *p = page(e, j);
-    if (zero && !clean)
-        memset(p, 0, bytes);
+    if (zero && !clean) {
+        /* some pages may hold old bytes: a big block gets fresh zero pages from the
+         * kernel rather than a memset, which would make every page resident */
+        if (bytes < ZERO_BY_KERNEL || e->keep_pages || madvise(p, bytes, MADV_DONTNEED) != 0)
+            memset(p, 0, bytes);
+    }
     return p;
 }
 
@@ -177,8 +183,8 @@ size_t place_extents_give(struct place_extents *e, void *p)
 {
     uint32_t i = (uint32_t)(((char *)p - e->lo) / e->unit), n = e->run[i].pages;
     pthread_mutex_lock(&e->lock);
-    if (4 * (size_t)n > e->keep && 4 * (size_t)n * e->unit <= PLACE_KEEP_MAX)
-        e->keep = 4 * (size_t)n;
+    if (4 * (size_t)n > e->keep)
+        e->keep = 4 * (size_t)n < PLACE_KEEP_MAX / e->unit ? 4 * (size_t)n : PLACE_KEEP_MAX / e->unit;
     i = release(e, i, n, RUN_DIRTY);
     if (!e->keep_pages && e->dirty > e->keep) {
         /* over the budget: this run's pages go back, out of the lock; it counts as used

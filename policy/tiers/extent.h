@@ -10,7 +10,8 @@
  * (MADV_DONTNEED): a program that frees and allocates big buffers in a loop reuses their
  * pages (faults cost more than the copy of a small block), one that frees much gives the
  * memory back. A run whose pages were given back, or never touched, reads as zero:
- * calloc skips the memset.
+ * calloc skips the memset (and a big block that may hold old bytes is given back to the
+ * kernel first, rather than made resident by a memset).
  * One lock per arena; a large block costs much more than the lock. */
 #ifndef PLACE_EXTENT_H
 #define PLACE_EXTENT_H

@@ -124,6 +124,17 @@ int main(void)
     CHECK_EQ(resident(kept, 4), 0);
     CHECK_EQ(place_extents_trim(&e), 0);
 
+    /* a big calloc from pages that held old bytes gets zero pages from the kernel, not a
+     * memset that would make them all resident */
+    char *old = take(&e, 2 * n * unit, 0, false);
+    memset(old, 7, 2 * n * unit);
+    place_extents_give(&e, old); /* kept: under four times the largest block freed */
+    CHECK_EQ(resident(old, 2 * n), 2 * n);
+    char *zeroed = take(&e, 2 * n * unit, 0, true);
+    CHECK(zeroed == old && zeroed[0] == 0 && zeroed[2 * n * unit - 1] == 0);
+    CHECK_EQ(resident(zeroed, 2 * n), 2);
+    place_extents_give(&e, zeroed);
+
     /* everything free is one run with the top: the whole range, then no more */
     place_extents_give(&e, d);
     char *all = take(&e, PAGES * unit, 0, false);
