@@ -78,8 +78,9 @@ static bool set_report(struct place_policy *p, void *o, const char *v, struct pl
     if (strcmp(v, "stderr") != 0 &&
         (strlen(v) >= sizeof p->report || place_report_path(v, NULL, 0))) {
         place_bprintf(why, "not a usable report path; expected stderr or a file path, where %%p "
-                           "is the pid, %%h the host, %%r the MPI rank, %%t the start time and "
-                           "%%%% a percent sign");
+                           "is the pid, %%h the host, %%r the MPI rank, %%j the job id, "
+                           "%%q{NAME} the variable NAME, %%t the start time and %%%% a percent "
+                           "sign");
         return false;
     }
     strcpy(p->report, v);

@@ -18,16 +18,50 @@ void place_run_mark_start(pid_t forked_from)
     place_run.forked_from = forked_from;
 }
 
-const char *place_mpi_rank(void)
+/* The first of vars that is set and not empty, or NULL. */
+static const char *first_set(const char *const *vars, size_t n)
 {
-    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
-                                       "SLURM_PROCID"};
-    for (size_t k = 0; k < sizeof vars / sizeof vars[0]; k++) {
+    for (size_t k = 0; k < n; k++) {
         const char *v = getenv(vars[k]);
         if (v && *v)
             return v;
     }
     return NULL;
+}
+
+const char *place_mpi_rank(void)
+{
+    /* the MPI launchers' own first: srun sets SLURM_PROCID for whatever it starts,
+     * mpirun included */
+    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
+                                       "MV2_COMM_WORLD_RANK", "ALPS_APP_PE", "SLURM_PROCID"};
+    return first_set(vars, sizeof vars / sizeof vars[0]);
+}
+
+const char *place_job_id(void)
+{
+    static const char *const vars[] = {"SLURM_JOB_ID", "PBS_JOBID", "LSB_JOBID", "FLUX_JOB_ID"};
+    return first_set(vars, sizeof vars / sizeof vars[0]);
+}
+
+/* v into b as one path component: a / in it becomes _. */
+static void component(struct place_buf *b, const char *v)
+{
+    for (; *v; v++)
+        place_bprintf(b, "%c", *v == '/' ? '_' : *v);
+}
+
+/* %q{NAME}: the length of "{NAME}" at p, or 0 when it is not one (NAME: letters, digits
+ * and _, not starting with a digit). */
+static size_t variable(const char *p)
+{
+    if (*p != '{' || !(p[1] == '_' || (p[1] >= 'A' && p[1] <= 'Z') || (p[1] >= 'a' && p[1] <= 'z')))
+        return 0;
+    size_t k = 1;
+    while (p[k] == '_' || (p[k] >= 'A' && p[k] <= 'Z') || (p[k] >= 'a' && p[k] <= 'z') ||
+           (p[k] >= '0' && p[k] <= '9'))
+        k++;
+    return p[k] == '}' && k < 128 ? k + 1 : 0;
 }
 
 /* The time as 20261121T054300Z. Not gmtime_r: its first call sets up glibc's time zone
@@ -83,6 +117,21 @@ int place_report_path(const char *tmpl, char *out, size_t cap)
         case 't':
             utc_stamp(&b, place_run.wall);
             break;
+        case 'j':
+            component(&b, place_job_id() ? place_job_id() : "nojob");
+            break;
+        case 'q': {
+            size_t len = variable(p + 1);
+            if (!len)
+                return -1;
+            char name[128];
+            memcpy(name, p + 2, len - 2);
+            name[len - 2] = '\0';
+            const char *v = getenv(name);
+            component(&b, v ? v : "");
+            p += len;
+            break;
+        }
         case '%':
             place_bprintf(&b, "%%");
             break;

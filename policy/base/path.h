@@ -1,6 +1,6 @@
-/* When this process's run began, which MPI rank it is, and the report path template
- * (%p %h %r %t) that names files after them. Apart from the report so that the policy
- * parser, which checks report paths, needs nothing else. */
+/* When this process's run began, which MPI rank and job it is, and the report path
+ * template (%p %h %r %j %q{NAME} %t) that names files after them. Apart from the report
+ * so that the policy parser, which checks report paths, needs nothing else. */
 #ifndef PLACE_PATH_H
 #define PLACE_PATH_H
 
@@ -22,14 +22,18 @@ extern PLACE_HIDDEN struct place_run place_run;
  * parent's pid; 0 at start). */
 void place_run_mark_start(pid_t forked_from);
 
-/* The MPI rank from OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK or SLURM_PROCID, or NULL
- * outside MPI. */
+/* The MPI rank from the launcher (Open MPI, PMIx, MPICH/Hydra and Intel MPI, MVAPICH2,
+ * Cray ALPS, Slurm), or NULL outside MPI. */
 const char *place_mpi_rank(void);
 
+/* The batch job's id (Slurm, PBS, LSF, Flux), or NULL outside a job. */
+const char *place_job_id(void);
+
 /* Expands a report path template into out (cap bytes): %p pid, %h host name, %r MPI rank
- * (0 outside MPI), %t the start time (UTC, 20261121T054300Z), %% a percent sign. With
- * out NULL it only checks the template. Returns 0, or -1 for an empty template, an
- * unknown token or a result that does not fit. */
+ * (0 outside MPI), %j the job id ("nojob" outside one), %q{NAME} the variable NAME (empty
+ * when unset), %t the start time (UTC, 20261121T054300Z), %% a percent sign; a / in
+ * what %j or %q gives becomes _. With out NULL it only checks the template. Returns 0, or
+ * -1 for an empty template, an unknown token or a result that does not fit. */
 int place_report_path(const char *tmpl, char *out, size_t cap);
 
 #endif

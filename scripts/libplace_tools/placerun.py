@@ -40,7 +40,8 @@ Run PROGRAM under libplace (LD_PRELOAD=libplace.so) and report where its memory 
 options:
   -p, --policy POLICY   the policy file (LIBPLACE_POLICY)
   -r, --report REPORT   where the report goes: stderr or a path, %p the pid, %h the
-                        host, %r the MPI rank, %t the start time (LIBPLACE_REPORT).
+                        host, %r the MPI rank, %j the job id, %q{NAME} the variable
+                        NAME, %t the start time (LIBPLACE_REPORT).
                         Default: the policy's report key if it has one, else
                         $LIBPLACE_REPORT if set, else stderr
   --rule RULE           an inline rule, like 'size=1M.. to=hbw,dram'; repeat it for

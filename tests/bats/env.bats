@@ -20,14 +20,20 @@ libplace: policy not loaded (1 error): the program does not start (on_error = ab
 libplace: policy not loaded (1 error): running the program untouched (on_error = passthrough)"
 }
 
-TEMPLATE="not a usable report path; expected stderr or a file path, where %p is the pid, %h the host, %r the MPI rank, %t the start time and %% a percent sign"
+TEMPLATE="not a usable report path; expected stderr or a file path, where %p is the pid, %h the host, %r the MPI rank, %j the job id, %q{NAME} the variable NAME, %t the start time and %% a percent sign"
 
 @test "an empty report path" {
     bad_value "" "$TEMPLATE"
 }
 
 @test "an unknown %-token in the report path" {
-    bad_value "/tmp/r-%q" "$TEMPLATE"
+    bad_value "/tmp/r-%z" "$TEMPLATE"
+}
+
+@test "%q without a variable's name in braces" {
+    for v in "/tmp/r-%q" "/tmp/r-%q{" "/tmp/r-%q{}" "/tmp/r-%q{1A}" "/tmp/r-%q{A-B}" "/tmp/r-%qA"; do
+        bad_value "$v" "$TEMPLATE"
+    done
 }
 
 @test "a lone % at the end of the report path" {

@@ -92,6 +92,26 @@ report_of() { # the report of the process named $1 among the files of directory 
     [ "$t" -ge "$before" ] && [ "$t" -le "$after" ]
 }
 
+@test "%j, %q{NAME} and every launcher's rank variable expand in the report path" {
+    mkdir "$BATS_TEST_TMPDIR/j"
+    run env -u SLURM_JOB_ID -u PBS_JOBID -u LSB_JOBID -u FLUX_JOB_ID -u MY_RUN LD_PRELOAD="$LIB" \
+        LIBPLACE_REPORT="$BATS_TEST_TMPDIR/j/%j.[%q{MY_RUN}]" /bin/true
+    assert_success
+    run env PBS_JOBID=77.server MY_RUN=a/b LD_PRELOAD="$LIB" \
+        LIBPLACE_REPORT="$BATS_TEST_TMPDIR/j/%j.[%q{MY_RUN}]" /bin/true
+    assert_success
+    run ls "$BATS_TEST_TMPDIR/j"
+    assert_output "77.server.[a_b]
+nojob.[]"
+    # the launchers' rank first, Slurm's last (srun also sets it for mpirun itself)
+    for var in OMPI_COMM_WORLD_RANK PMIX_RANK PMI_RANK MV2_COMM_WORLD_RANK ALPS_APP_PE; do
+        run env -u OMPI_COMM_WORLD_RANK SLURM_PROCID=9 "$var=3" LD_PRELOAD="$LIB" \
+            LIBPLACE_REPORT="$BATS_TEST_TMPDIR/j/$var.%r" /bin/true
+        assert_success
+        [ -e "$BATS_TEST_TMPDIR/j/$var.3" ]
+    done
+}
+
 @test "bytes now returns to what was live: a program that frees everything it made" {
     run env LD_PRELOAD="$LIB" LIBPLACE_REPORT="$BATS_TEST_TMPDIR/r" "$PROGS/dlopen_main" "$PROGS/libdlopen_lib.so"
     assert_success
