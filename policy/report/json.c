@@ -86,6 +86,7 @@ static void nodes(struct place_json *j, const struct place_gathered *g)
             place_json_uint(j, "resident", n->verified.resident);
             place_json_uint(j, "looked", n->verified.looked);
             place_json_uint(j, "placed", n->verified.placed);
+            place_json_uint(j, "untouched", n->verified.untouched);
             place_json_bool(j, "exhaustive", n->verified.all);
             place_json_close(j, '}');
         } else {

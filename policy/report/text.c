@@ -117,13 +117,20 @@ static void text_nodes(int fd, const struct place_gathered *g)
                        g->nodes[k].name);
             continue;
         }
-        uint64_t permille = v->looked ? v->placed * 1000 / v->looked : 0;
-        place_line(fd, "%s: %llu.%llu%% of %s%llu resident page%s on its nodes (move_pages)%s",
+        uint64_t written = v->looked - v->untouched;
+        uint64_t permille = written ? v->placed * 1000 / written : 1000;
+        char untouched[160] = "";
+        struct place_buf u = PLACE_BUF(untouched);
+        if (v->untouched)
+            place_bprintf(&u, "; %llu of the %llu looked at never written (the kernel's zero "
+                              "page, on no node), not counted",
+                          (unsigned long long)v->untouched, (unsigned long long)v->looked);
+        place_line(fd, "%s: %llu.%llu%% of %s%llu resident page%s on its nodes (move_pages)%s%s",
                    g->nodes[k].name, (unsigned long long)(permille / 10),
                    (unsigned long long)(permille % 10), v->all ? "all " : "",
                    (unsigned long long)(v->all ? v->looked : v->resident),
                    v->resident == 1 ? "" : "s",
-                   v->all || v->looked == v->resident ? "" : ", from a sample");
+                   v->all || v->looked == v->resident ? "" : ", from a sample", untouched);
     }
     char batch[PLACE_SIZE_STR];
     place_line(fd, "dram counts what glibc served; its peak is exact to within %s per thread",

@@ -138,8 +138,12 @@ static void scan(const struct place_arena *a, uint64_t nodes, uint64_t stride,
         if (nl.move_pages(0, n, pages, NULL, where, 0) != 0)
             return;
         v->looked += n;
-        for (unsigned k = 0; k < n; k++)
+        /* a page only ever read maps the kernel's zero page: mincore counts it, but it is
+         * on no node (move_pages: -EFAULT), and it is not misplaced */
+        for (unsigned k = 0; k < n; k++) {
             v->placed += where[k] >= 0 && nodes >> where[k] & 1;
+            v->untouched += where[k] < 0;
+        }
     }
     v->resident = seen;
 }

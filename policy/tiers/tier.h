@@ -22,6 +22,7 @@ struct place_tier_config;
  * (all of them, or a sample spread over them), `placed` are on the tier's nodes. */
 struct place_verified {
     uint64_t resident, looked, placed;
+    uint64_t untouched; /* of those looked at, never written: the kernel's zero page */
     bool all;
 };
 

@@ -88,10 +88,14 @@ def node_lines(doc):
             lines.append(f"{n['name']} is unavailable: {reason}{planned}")
         v = n.get("verified")
         if isinstance(v, dict) and v.get("looked"):
-            share = 100.0 * v["placed"] / v["looked"]
+            untouched = v.get("untouched", 0)
+            written = v["looked"] - untouched
+            share = 100.0 * v["placed"] / written if written > 0 else 100.0
             how = "all" if v.get("exhaustive") else f"a sample of {v['looked']} of"
+            zero = (f"; {untouched} never written (the kernel's zero page), not counted"
+                    if untouched else "")
             lines.append(f"{n['name']}: {share:.1f}% of its pages on its nodes "
-                         f"({how} {v['resident']} resident pages, move_pages)")
+                         f"({how} {v['resident']} resident pages, move_pages){zero}")
     if isinstance(doc.get("merged"), list):
         lines.append("peak of a merged report: the sum of each process's peak (an upper bound)")
     return lines

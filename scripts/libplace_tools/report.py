@@ -228,7 +228,8 @@ NODE_FIELDS = ([("name", "str", True), ("kind", "str", True), ("limit", "count",
                + [(k, "count", True) for k in NODE_COUNTERS])
 MACHINE_FIELDS = [("total", "count", True), ("free", "count", True)]
 VERIFIED_FIELDS = [("resident", "count", True), ("looked", "count", True),
-                   ("placed", "count", True), ("exhaustive", "bool", True)]
+                   ("placed", "count", True), ("untouched", "count", False),
+                   ("exhaustive", "bool", True)]
 RULE_FIELDS = [("name", "str", True), ("hits", "count", True), ("bytes", "count", True),
                ("chain", "array", True), ("on_full", "str", True)]
 SITES_FIELDS = [("total", "count", True), ("top", "array", True)]

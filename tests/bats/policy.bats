@@ -210,3 +210,18 @@ INI
     assert_success
     [ "$(node a allocations)" = 10000 ]
 }
+
+@test "verification counts pages never written (the kernel's zero page) apart, not as misplaced" {
+    run --separate-stderr env LD_PRELOAD="$LIB" MEMKIND_HBW_NODES=0 LIBPLACE_VERIFY=all \
+        LIBPLACE_RULES="size=1M.. to=hbw" LIBPLACE_REPORT=stderr "$PROGS/zeropages"
+    assert_success
+    assert_output "read 0"
+    grep -Fxq "libplace: hbw: 100.0% of all 2048 resident pages on its nodes (move_pages); 1024 of the 2048 looked at never written (the kernel's zero page, on no node), not counted" <<<"$stderr"
+    run env LD_PRELOAD="$LIB" MEMKIND_HBW_NODES=0 LIBPLACE_VERIFY=all LIBPLACE_RULES="size=1M.. to=hbw" \
+        LIBPLACE_REPORT="$BATS_TEST_TMPDIR/report.json" LIBPLACE_REPORT_FORMAT=json "$PROGS/zeropages"
+    assert_success
+    [ "$(node hbw verified)" = "{'resident': 2048, 'looked': 2048, 'placed': 1024, 'untouched': 1024, 'exhaustive': True}" ]
+    run "$REPO/scripts/place-report" render "$BATS_TEST_TMPDIR/report.json"
+    assert_success
+    assert_line "hbw: 100.0% of its pages on its nodes (all 2048 resident pages, move_pages); 1024 never written (the kernel's zero page), not counted"
+}
