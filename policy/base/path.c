@@ -51,15 +51,20 @@ static void component(struct place_buf *b, const char *v)
         place_bprintf(b, "%c", *v == '/' ? '_' : *v);
 }
 
+/* Whether c may be in a variable's name (not locale-dependent, unlike isalnum). */
+static bool name_char(char c)
+{
+    return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+
 /* %q{NAME}: the length of "{NAME}" at p, or 0 when it is not one (NAME: letters, digits
  * and _, not starting with a digit). */
 static size_t variable(const char *p)
 {
-    if (*p != '{' || !(p[1] == '_' || (p[1] >= 'A' && p[1] <= 'Z') || (p[1] >= 'a' && p[1] <= 'z')))
+    if (*p != '{' || !name_char(p[1]) || (p[1] >= '0' && p[1] <= '9'))
         return 0;
     size_t k = 1;
-    while (p[k] == '_' || (p[k] >= 'A' && p[k] <= 'Z') || (p[k] >= 'a' && p[k] <= 'z') ||
-           (p[k] >= '0' && p[k] <= '9'))
+    while (name_char(p[k]))
         k++;
     return p[k] == '}' && k < 128 ? k + 1 : 0;
 }
@@ -111,15 +116,19 @@ int place_report_path(const char *tmpl, char *out, size_t cap)
             place_bprintf(&b, "%s", host);
             break;
         }
-        case 'r':
-            place_bprintf(&b, "%s", place_mpi_rank() ? place_mpi_rank() : "0");
+        case 'r': {
+            const char *rank = place_mpi_rank();
+            place_bprintf(&b, "%s", rank ? rank : "0");
             break;
+        }
         case 't':
             utc_stamp(&b, place_run.wall);
             break;
-        case 'j':
-            component(&b, place_job_id() ? place_job_id() : "nojob");
+        case 'j': {
+            const char *job = place_job_id();
+            component(&b, job ? job : "nojob");
             break;
+        }
         case 'q': {
             size_t len = variable(p + 1);
             if (!len)

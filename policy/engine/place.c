@@ -205,13 +205,11 @@ static inline __attribute__((always_inline)) void *from_bin(struct place_bins *b
     struct place_bin *bin = &b->bin[c];
     void *p = bin->item[--bin->n];
     struct place_slot *slot = place_own_slot();
-    place_relaxed_store(&slot->placed.allocs[t->index], slot->placed.allocs[t->index] + 1);
+    place_placed_count(&slot->placed, t->index, PLACE_EV_ALLOCS);
     uint64_t key = fast[c].key | ra;
-    struct place_site_pending *e = &slot->sites[place_site_slot(key)];
-    if (__builtin_expect(__atomic_load_n(&e->key, __ATOMIC_RELAXED) != key, 0))
+    struct place_site_pending *e = place_site_entry(slot, key);
+    if (__builtin_expect(!place_site_hit(e, key, size), 0))
         return fast_site_miss(e, key, size, p, call);
-    place_relaxed_store(&e->allocs, e->allocs + 1);
-    place_relaxed_store(&e->bytes, e->bytes + size);
     place_guard_leave(PLACE_THREAD_ACTIVE);
     return call == PLACE_CALLOC ? memset(p, 0, size) : p;
 }

@@ -33,6 +33,23 @@ void place_sites_hand_over(struct place_site_pending *e, unsigned n);
 void place_count_site_shared(uint64_t key, size_t size);
 void place_count_site_miss(struct place_site_pending *e, uint64_t key, size_t bytes);
 
+/* Slot s's pending entry for key. */
+static inline struct place_site_pending *place_site_entry(struct place_slot *s, uint64_t key)
+{
+    return &s->sites[place_site_slot(key)];
+}
+
+/* Counts an allocation of size bytes in e when e holds key; false leaves it to
+ * place_count_site_miss (the engine's fast path makes that a tail call). */
+static inline bool place_site_hit(struct place_site_pending *e, uint64_t key, size_t size)
+{
+    if (__atomic_load_n(&e->key, __ATOMIC_RELAXED) != key)
+        return false;
+    place_relaxed_store(&e->allocs, e->allocs + 1);
+    place_relaxed_store(&e->bytes, e->bytes + size);
+    return true;
+}
+
 /* Counts an allocation of size bytes at the site with this key (place_site_key). */
 static inline void place_count_site(uint64_t key, size_t size)
 {
@@ -41,13 +58,9 @@ static inline void place_count_site(uint64_t key, size_t size)
         place_count_site_shared(key, size);
         return;
     }
-    struct place_site_pending *e = &s->sites[place_site_slot(key)];
-    if (__builtin_expect(__atomic_load_n(&e->key, __ATOMIC_RELAXED) == key, 1)) {
-        place_relaxed_store(&e->allocs, e->allocs + 1);
-        place_relaxed_store(&e->bytes, e->bytes + size);
-        return;
-    }
-    place_count_site_miss(e, key, size);
+    struct place_site_pending *e = place_site_entry(s, key);
+    if (__builtin_expect(!place_site_hit(e, key, size), 0))
+        place_count_site_miss(e, key, size);
 }
 
 /* Counts an allocation of size bytes that rule placed in tier, asked for from the return

@@ -46,8 +46,15 @@ static inline struct place_placed_counts *place_own_placed(void)
     return __builtin_expect(s != NULL, 1) ? &s->placed : NULL;
 }
 
-/* Counts an allocation or a free (e) of a placed block in node k: in the thread's slot,
- * or in the shared counters when it has none. */
+/* Counts an allocation or a free (e) of a placed block in node k into a slot's c. */
+static inline void place_placed_count(struct place_placed_counts *c, unsigned k,
+                                      enum place_event e)
+{
+    uint64_t *n = e == PLACE_EV_ALLOCS ? &c->allocs[k] : &c->frees[k];
+    place_relaxed_store(n, *n + 1);
+}
+
+/* The same in the thread's slot, or in the shared counters when it has none. */
 static inline void place_node_count(unsigned k, enum place_event e)
 {
     struct place_placed_counts *c = place_own_placed();
@@ -55,8 +62,7 @@ static inline void place_node_count(unsigned k, enum place_event e)
         place_stats_count(&place_nodes[k], e, 1);
         return;
     }
-    uint64_t *n = e == PLACE_EV_ALLOCS ? &c->allocs[k] : &c->frees[k];
-    place_relaxed_store(n, *n + 1);
+    place_placed_count(c, k, e);
 }
 
 /* Whether the pass-through path counts. Counting costs a few nanoseconds per malloc/free

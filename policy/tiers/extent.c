@@ -134,19 +134,15 @@ void *place_extents_take(struct place_extents *e, size_t bytes, size_t align, bo
     bool clean;
     pthread_mutex_lock(&e->lock);
     uint32_t i = find(e, n, align, &j);
-    if (i != NONE) {
+    if (i != NONE) { /* the pages before the aligned start and after the block stay free */
         uint32_t len = e->run[i].pages;
         uint8_t state = e->run[i].state;
         unlist(e, i);
-        if (j > i) { /* the pages before the aligned start stay free */
-            tag(e, i, j - i, state);
-            list(e, i);
-        }
-        if (j + n < i + len) {
-            tag(e, j + n, i + len - (j + n), state);
-            list(e, j + n);
-        }
         tag(e, j, n, RUN_USED);
+        if (j > i)
+            release(e, i, j - i, state);
+        if (j + n < i + len)
+            release(e, j + n, i + len - (j + n), state);
         clean = state == RUN_CLEAN;
     } else { /* from the top, and the free run that ends there if there is one */
         uint32_t from = e->top;
