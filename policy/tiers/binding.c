@@ -139,7 +139,8 @@ static void scan(const struct place_arena *a, uint64_t nodes, uint64_t stride,
             return;
         v->looked += n;
         /* a page only ever read maps the kernel's zero page: mincore counts it, but it is
-         * on no node (move_pages: -EFAULT), and it is not misplaced */
+         * on no node (move_pages: -EFAULT), and it is not misplaced. (NUMA balancing, whose
+         * sampling also reads -EFAULT, leaves mbind()ed ranges alone.) */
         for (unsigned k = 0; k < n; k++) {
             v->placed += where[k] >= 0 && nodes >> where[k] & 1;
             v->untouched += where[k] < 0;

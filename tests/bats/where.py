@@ -3,7 +3,6 @@
 # "buffer 0: node 1 2048" (node, pages). Run under libplace in scripts/numa-vm.
 import ctypes
 import sys
-import time
 
 SIZE, PAGE = 8 << 20, 4096
 numa = ctypes.CDLL("libnuma.so.1")
@@ -21,13 +20,7 @@ for k, base in enumerate(buffers):
     n = (base + SIZE - first) // PAGE
     pages = (ctypes.c_void_p * n)(*[first + i * PAGE for i in range(n)])
     status = (ctypes.c_int * n)()
-    # a page that khugepaged is collapsing into a huge page reads as not present
-    # (-EFAULT) for a moment, seen once under load: ask again before reporting it
-    for attempt in range(5):
-        assert numa.numa_move_pages(0, n, pages, None, status, 0) == 0
-        if min(status) >= 0:
-            break
-        time.sleep(0.05)
+    assert numa.numa_move_pages(0, n, pages, None, status, 0) == 0
     counts = {}
     for s in status:
         counts[s] = counts.get(s, 0) + 1
