@@ -170,6 +170,8 @@ static void place_describe_settings(struct place_json *j, const struct place_pol
     place_json_str(j, "report_format", report_format_names[p->report_format]);
     place_json_str(j, "report_signal", p->report_signal ? sigabbrev_np(p->report_signal) : NULL);
     place_json_bool(j, "report_children", p->report_children);
+    place_json_bool(j, "report_on_fatal", p->report_on_fatal);
+    place_json_str(j, "report_only", *p->report_only ? p->report_only : NULL);
     place_json_str(j, "verify", verify_names[p->verify]);
     place_json_bool(j, "dry_run", p->dry_run);
     place_json_str(j, "on_error", on_error_names[p->on_error]);

@@ -87,6 +87,27 @@ static bool set_report(struct place_policy *p, void *o, const char *v, struct pl
     return true;
 }
 
+/* Process names or globs, separated by commas: only those processes write a report. */
+static bool process_glob(void *arg, const char *field)
+{
+    (void)arg;
+    return *field && !strchr(field, '/');
+}
+
+static bool set_report_only(struct place_policy *p, void *o, const char *v, struct place_buf *why)
+{
+    (void)o;
+    if (strlen(v) >= sizeof p->report_only || !place_value_split(v, ',', process_glob, NULL)) {
+        place_bprintf(why, "expected process names or globs separated by commas, as the "
+                           "report's first line names the process (solver, python3*), "
+                           "at most %zu characters",
+                      sizeof p->report_only - 1);
+        return false;
+    }
+    strcpy(p->report_only, v);
+    return true;
+}
+
 WORD_KEY(set_report_format, struct place_policy, report_format, "text", "json")
 
 /* The signal that asks for a report while the program runs: a name, as USR1 or SIGUSR1. */
@@ -104,6 +125,7 @@ static bool set_report_signal(struct place_policy *p, void *o, const char *v, st
 }
 
 BOOL_KEY(set_report_children, struct place_policy, report_children)
+BOOL_KEY(set_report_on_fatal, struct place_policy, report_on_fatal)
 WORD_KEY(set_verify, struct place_policy, verify, "sample", "all", "off")
 
 WORD_KEY(set_on_error, struct place_policy, on_error, "abort", "passthrough")
@@ -117,6 +139,8 @@ const struct place_key place_libplace_keys[] = {
     {"report_format", set_report_format, "LIBPLACE_REPORT_FORMAT", 0},
     {"report_signal", set_report_signal, "LIBPLACE_REPORT_SIGNAL", 0},
     {"report_children", set_report_children, "LIBPLACE_REPORT_CHILDREN", 0},
+    {"report_on_fatal", set_report_on_fatal, "LIBPLACE_REPORT_ON_FATAL", 0},
+    {"report_only", set_report_only, "LIBPLACE_REPORT_ONLY", 0},
     {"verify", set_verify, "LIBPLACE_VERIFY", 0},
     {"on_error", set_on_error, "LIBPLACE_ON_ERROR", 0},
     {"dry_run", set_dry_run, "LIBPLACE_DRY_RUN", 0},

@@ -1,6 +1,7 @@
 #include "options.h"
 
 #include <ctype.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -10,6 +11,9 @@
 #include "../policy/base/out.h"
 #include "describe.h"
 #include "keys.h"
+#include "values.h"
+
+extern char *program_invocation_short_name;
 
 struct place_options place_options;
 struct place_policy place_config;
@@ -32,6 +36,35 @@ static const char *keep_report_path(const char *value)
     }
     place_bprintf(&b, "%s", value);
     return b.cut ? value : path;
+}
+
+/* Programs that start the program and wait for it: MPI and batch launchers, their
+ * per-node daemons, timeout, and the shells of wrapper scripts (pyenv's shims run a dozen
+ * bash processes per python3). Their reports would be noise, and in an MPI job they
+ * claim the ranks of the processes they start. (env, nohup, nice, taskset, numactl and
+ * the like exec the program and so never write one.) */
+static const char *const launchers[] = {
+    "mpirun", "mpiexec", "mpiexec.hydra", "hydra_pmi_proxy", "orterun", "orted", "prterun",
+    "prte",   "prted",   "srun",          "timeout",         "sh",      "bash",  "dash",
+    "zsh",    "ksh",     "mksh",
+};
+
+static bool matches(void *name, const char *glob)
+{
+    return fnmatch(glob, name, 0) != 0; /* false (a match) stops the split */
+}
+
+/* Whether this process writes a report: report_only names it, or, without report_only,
+ * it is not a launcher. */
+static bool reports_here(const struct place_policy *p)
+{
+    const char *name = program_invocation_short_name;
+    if (*p->report_only)
+        return !place_value_split(p->report_only, ',', matches, (void *)name);
+    for (size_t k = 0; k < sizeof launchers / sizeof launchers[0]; k++)
+        if (strcmp(name, launchers[k]) == 0)
+            return false;
+    return true;
 }
 
 /* The variables that are not per-tier overrides. */
@@ -214,7 +247,7 @@ void place_options_read_secure(char *const *envp, bool secure)
         place_describe_policy(&place_config, STDOUT_FILENO);
     else if (place_options.check)
         say_summary();
-    if (*place_config.report)
+    if (*place_config.report && reports_here(&place_config))
         place_options.report = strcmp(place_config.report, "stderr") == 0
                                    ? "stderr"
                                    : keep_report_path(place_config.report);

@@ -82,6 +82,7 @@ void place_policy_init(struct place_policy *p, void (*fn)(void *ctx, const char 
     memset(p, 0, sizeof *p);
     p->sites = PLACE_DEFAULT_SITES;
     p->report_children = true;
+    p->report_on_fatal = true;
     p->hash = 0xcbf29ce484222325ull;
     p->error = fn;
     p->error_ctx = ctx;

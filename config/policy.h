@@ -99,6 +99,8 @@ struct place_policy {
     enum place_report_format { PLACE_REPORT_TEXT, PLACE_REPORT_JSON } report_format;
     int report_signal;    /* 0: none */
     bool report_children; /* forked children write reports of their own */
+    bool report_on_fatal; /* a signal that ends the program writes the report first */
+    char report_only[256]; /* "": every process but launchers; else globs of process names, ", " */
     enum place_verify { PLACE_VERIFY_SAMPLE, PLACE_VERIFY_ALL, PLACE_VERIFY_OFF } verify;
     enum place_on_error on_error;
     bool dry_run;

@@ -25,6 +25,7 @@
 #include "../policy/tiers/owner.h"
 #include "../policy/tiers/pool.h"
 #include "../policy/tiers/tier.h"
+#include "fatal.h"
 #ifdef PLACE_HAVE_CUDA
 #include "../policy/engine/cuda_blocks.h"
 #include "../policy/engine/cuda_path.h"
@@ -147,11 +148,13 @@ __attribute__((constructor)) static void place_init(void)
     if (reporting) {
         place_keep_stderr();
         place_timeline_start();
-        if (place_config.report_signal) {
-            /* a report from a signal handler may only look modules up, not add them */
+        /* a report from a signal handler may only look modules up, not add them */
+        if (place_config.report_signal || place_config.report_on_fatal)
             place_modules_start(&place_config);
+        if (place_config.report_signal)
             place_report_on_signal(place_config.report_signal);
-        }
+        if (place_config.report_on_fatal)
+            place_fatal_start(place_config.report_signal);
     }
     if (reporting || placing) {
         check_allocator();

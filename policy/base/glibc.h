@@ -17,6 +17,11 @@ void __libc_free(void *p);
 void *__libc_memalign(size_t align, size_t size);
 void *__libc_pvalloc(size_t size);
 
+/* glibc's sigaction under its other exported name: libplace exports sigaction itself
+ * (shim/fatal.c). */
+struct sigaction;
+int __sigaction(int sig, const struct sigaction *act, struct sigaction *old);
+
 /* glibc has no __libc_ alias for malloc_usable_size, and the one exported name is the
  * one libplace replaces. Its answer is a function of the chunk header just below the
  * pointer (malloc/malloc.c, musable()): the chunk size with the flag bits masked, less

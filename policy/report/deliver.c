@@ -47,8 +47,10 @@ static const char *why(int err)
 
 /* One report at a time: the gathered figures are one static table. A report from a
  * signal handler skips when another is being written (it may have interrupted that very
- * one); any other waits its turn. */
+ * one); any other waits its turn. The writer's thread id tells a fatal signal's report
+ * whether it interrupted its own thread's report. */
 static _Atomic bool busy;
+static _Atomic pid_t writer;
 
 static bool take_turn(int signal)
 {
@@ -57,13 +59,15 @@ static bool take_turn(int signal)
             return false;
         sched_yield();
     }
+    atomic_store(&writer, gettid());
     return true;
 }
 
-static void report(int fd, int signal)
+static void report(int fd, int signal, bool fatal)
 {
     static struct place_gathered g;
     place_gather(&g, signal);
+    g.fatal = fatal;
     if (place_config.report_format == PLACE_REPORT_JSON)
         place_report_json(fd, &g);
     else
@@ -73,10 +77,11 @@ static void report(int fd, int signal)
 /* A report asked for while the program runs (a signal, place_report_now) goes to a file
  * of its own: the path with .N appended (N counts them), so that neither it nor the exit
  * report clobbers the other. */
-static void write_to(const char *dest, int signal, bool numbered);
+static void write_to(const char *dest, int signal, bool numbered, bool fatal);
 
 void place_report_postfork_child(void)
 {
+    atomic_store(&writer, 0);
     atomic_store(&busy, false);
 }
 
@@ -84,7 +89,7 @@ static void report_to(const char *dest, int signal, bool numbered)
 {
     if (!take_turn(signal))
         return;
-    write_to(dest, signal, numbered);
+    write_to(dest, signal, numbered, false);
     atomic_store(&busy, false);
 }
 
@@ -149,12 +154,12 @@ static int open_report(const char *dest, bool numbered, bool *own)
     return fd >= 0 ? fd : place_stderr();
 }
 
-static void write_to(const char *dest, int signal, bool numbered)
+static void write_to(const char *dest, int signal, bool numbered, bool fatal)
 {
     int saved = errno;
     bool own;
     int fd = open_report(dest, numbered, &own);
-    report(fd, signal);
+    report(fd, signal, fatal);
     if (own)
         close(fd);
     errno = saved;
@@ -179,6 +184,21 @@ static void on_signal(int sig)
     if (place_options.report)
         report_to(place_options.report, sig, true);
     errno = saved;
+}
+
+/* The last report: it waits for another thread's report to be written (the process
+ * ends anyway), never for one of its own thread's, and keeps the turn, so that nothing
+ * reports after it. */
+void place_report_fatal(int sig)
+{
+    if (!place_options.report || place_options.untouched)
+        return;
+    while (!take_turn(sig)) {
+        if (atomic_load(&writer) == gettid())
+            return;
+        sched_yield();
+    }
+    write_to(place_options.report, sig, false, true);
 }
 
 void place_report_on_signal(int sig)

@@ -56,7 +56,8 @@ struct place_gathered {
     uint64_t ms;      /* since start */
     uint64_t threads;
     unsigned running;
-    int signal; /* the signal that asked, 0 at exit */
+    int signal; /* the signal in whose handler it is written, 0 at exit */
+    bool fatal; /* that signal ends the program */
     /* the policy */
     const char *file; /* NULL: none */
     bool inline_rules, dry_run;

@@ -21,7 +21,8 @@ static void header(struct place_json *j, const struct place_gathered *g)
     place_json_str(j, "rank", g->rank);
     place_json_str(j, "start", g->start);
     place_json_milli(j, "seconds", g->ms);
-    place_json_str(j, "signal", g->signal ? sigabbrev_np(g->signal) : NULL);
+    place_json_str(j, "signal", g->signal && !g->fatal ? sigabbrev_np(g->signal) : NULL);
+    place_json_str(j, "ended_by", g->fatal ? sigabbrev_np(g->signal) : NULL);
     place_json_open(j, "threads", '{');
     place_json_uint(j, "allocating", g->threads);
     place_json_uint(j, "at_exit", g->running);

@@ -12,6 +12,11 @@ void place_report_numbered(const char *dest);
  * signal did before. */
 void place_report_on_signal(int sig);
 
+/* The report from the handler of a signal that ends the program, to the report path
+ * itself: after another thread's report being written, never when the signal came from
+ * inside one of its own thread's. */
+void place_report_fatal(int sig);
+
 /* A forked child: a report the parent was writing is not the child's to wait for. */
 void place_report_postfork_child(void);
 

@@ -16,7 +16,8 @@ static void text_header(int fd, const struct place_gathered *g)
     }
     if (g->signal) {
         struct place_buf a = PLACE_BUF(asked);
-        place_bprintf(&a, ", asked for by SIG%s", sigabbrev_np(g->signal));
+        place_bprintf(&a, ", %s SIG%s", g->fatal ? "ended by" : "asked for by",
+                      sigabbrev_np(g->signal));
     }
     place_line(fd,
                "report of pid %d (%s)%s%s, %llu.%03llu s, allocations from %llu thread%s (%u %s)",

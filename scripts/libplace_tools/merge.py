@@ -1,6 +1,7 @@
 """place-report merge: the reports of one job's processes as one report, valid against
 the schema. A merged report is a report of the version read with one key more, "merged": the
-processes it sums ({"pid", "rank", "host", "program", "hash"} each)."""
+processes it sums ({"pid", "rank", "host", "program", "hash", "ended_by", "forked_from"}
+each)."""
 
 from .report import (EXIT_USAGE, NODE_COUNTERS, START_FORMAT, TIMELINE_MAX, VERSION, Failure,
                      parse_start, say)
@@ -23,6 +24,29 @@ def check_policies(reports, force):
         f"the merged report carries the policy of {reports[0][0]}")
 
 
+def check_ranks(reports, force):
+    """Each rank once: a second process claiming a rank is a launcher or a helper the job
+    ran with the rank's environment (a forked child shares its parent's rank and is not a
+    second claim, nor is one process's report given twice)."""
+    claims = {}
+    for name, doc in reports:
+        entries = doc["merged"] if isinstance(doc.get("merged"), list) else [doc]
+        for e in entries:
+            if isinstance(e, dict) and e.get("rank") is not None and e.get("forked_from") is None:
+                processes = claims.setdefault(e["rank"], {})
+                processes.setdefault((e.get("host"), e.get("pid")),
+                                     f"{name} (pid {e.get('pid')}, {e.get('program')})")
+    twice = {rank: list(p.values()) for rank, p in claims.items() if len(p) > 1}
+    if not twice:
+        return
+    listing = "; ".join(f"rank {rank}: {', '.join(names)}" for rank, names in twice.items())
+    if not force:
+        raise Failure(f"more than one process claims a rank ({listing}): a launcher or a helper "
+                      "the job ran wrote one (report_only = PROGRAM in the policy keeps them "
+                      "quiet); --force merges them anyway", EXIT_USAGE)
+    say(f"warning: merging reports that claim the same rank ({listing})")
+
+
 def joined_distinct(entries, key, docs):
     """'solver' when every process agrees, else 'solver, python3': taken from the processes
     (the entries of `merged`), so that merging merged reports does not repeat names."""
@@ -34,12 +58,14 @@ def merge(reports, force):
     """One report for the processes of one job, valid against the schema. The process
     figures are summed; see merge_node for what that means for peak, limit and timeline."""
     check_policies(reports, force)
+    check_ranks(reports, force)
     docs = [doc for _, doc in reports]
     starts = [parse_start(d["start"]) for d in docs]
     first_start = min(starts)
     # each process's timeline counts from its own start: shift it onto the earliest one
     shifts = [(s - first_start).total_seconds() for s in starts]
     signals = {d.get("signal") for d in docs}
+    endings = {d.get("ended_by") for d in docs}
     inputs = merged_inputs(docs)
     return {
         "schema": "libplace-report",
@@ -52,6 +78,7 @@ def merge(reports, force):
         "start": first_start.strftime(START_FORMAT),
         "seconds": round(max(shift + d["seconds"] for shift, d in zip(shifts, docs)), 6),
         "signal": signals.pop() if len(signals) == 1 else None,
+        "ended_by": endings.pop() if len(endings) == 1 else None,
         "threads": {k: sum(d["threads"][k] for d in docs) for k in ("allocating", "at_exit")},
         "policy": dict(docs[0]["policy"]),
         "nodes": merge_nodes(docs, shifts),
@@ -68,7 +95,8 @@ def merged_inputs(docs):
             entries.extend(e for e in d["merged"] if isinstance(e, dict))
         else:
             entries.append({"pid": d["pid"], "rank": d["rank"], "host": d["host"],
-                            "program": d["program"], "hash": d["policy"]["hash"]})
+                            "program": d["program"], "hash": d["policy"]["hash"],
+                            "ended_by": d.get("ended_by"), "forked_from": d.get("forked_from")})
     return entries
 
 

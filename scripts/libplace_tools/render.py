@@ -30,6 +30,8 @@ def header_lines(doc):
     ]
     if doc.get("signal") is not None:
         fields.append(("signal", f"{doc['signal']} asked for this report"))
+    if doc.get("ended_by") is not None:
+        fields.append(("ended by", f"SIG{doc['ended_by']}: the report was written in its handler"))
     if isinstance(doc.get("merged"), list):
         fields.append(("merged", merged_text(doc["merged"])))
     width = max(len(k) for k, _ in fields)
@@ -42,7 +44,8 @@ def merged_text(entries, shown=8):
             return "?"
         where = f" on {e['host']}" if e.get("host") is not None else ""
         rank = f"rank {e['rank']}" if e.get("rank") is not None else "no rank"
-        return f"pid {e.get('pid')} ({rank}{where})"
+        end = f", ended by SIG{e['ended_by']}" if e.get("ended_by") is not None else ""
+        return f"pid {e.get('pid')} ({rank}{where}{end})"
 
     text = f"{plural(len(entries), 'report')}: " + ", ".join(one(e) for e in entries[:shown])
     if len(entries) > shown:

@@ -210,6 +210,7 @@ TYPES = {
 TOP_FIELDS = [("pid", "pid", True), ("forked_from", "pid?", False), ("program", "str", True),
               ("host", "str", True), ("rank", "str?", True), ("start", "start", True),
               ("seconds", "seconds", True), ("signal", "str?", False),
+              ("ended_by", "str?", False),
               ("threads", "object", True), ("policy", "object", True),
               ("nodes", "array", True), ("rules", "array", True), ("sites", "object", True),
               ("merged", "array", False)]
@@ -237,9 +238,10 @@ SITE_FIELDS = [("site", "str?", True), ("symbol", "str?", True), ("module", "str
                ("offset", "count?", True), ("rule", "str?", True), ("allocations", "count", True),
                ("bytes", "count", True), ("fallbacks", "count", True), ("tiers", "object", True)]
 TIER_FIELDS = [("allocations", "count", True), ("bytes", "count", True)]
-# a merged report's processes (place-report merge writes all five)
+# a merged report's processes (place-report merge writes all seven)
 MERGED_FIELDS = [("pid", "pid", False), ("rank", "str?", False), ("host", "str", False),
-                 ("program", "str", False), ("hash", "hash", False)]
+                 ("program", "str", False), ("hash", "hash", False),
+                 ("ended_by", "str?", False), ("forked_from", "pid?", False)]
 
 
 def describe(v):

@@ -30,6 +30,14 @@ print(next(n for n in r["nodes"] if n["name"] == sys.argv[2])[sys.argv[3]])' \
         "$BATS_TEST_TMPDIR/report.json" "$1" "$2"
 }
 
+# Whether the JSON report $1 is valid against docs/report.schema.json.
+valid_report() {
+    /usr/bin/python3 -c '
+import json, sys, jsonschema
+jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))' \
+        "$REPO/docs/report.schema.json" "$1"
+}
+
 # A policy in file $1 that sends sizes $2 to a tier "a" of kind dram: an arena, whose
 # small blocks the per-thread caches serve.
 arena_policy() {
@@ -123,9 +131,10 @@ kind = dram'
 # report file, in a fresh $BATS_TEST_TMPDIR/work each time: stdout and the exit status
 # must be the same every time, and stderr too once libplace's own lines are set aside.
 # Some process of each run must have placed blocks in the policy's node (its report says
-# so), or the run proved nothing.
+# so), or the run proved nothing; and with $2, some report of each run has a line
+# matching that extended regular expression.
 same_under_policies() {
-    local script=$1 t=$BATS_TEST_TMPDIR policy status
+    local script=$1 line=${2:-} t=$BATS_TEST_TMPDIR policy status
     write_placing_policies
     for policy in without $PLACING_POLICIES; do
         rm -rf "$t/work" "$t/reports"
@@ -146,6 +155,10 @@ same_under_policies() {
         awk '$1 == "libplace:" && ($2 == "node" || $2 == "fast") && $(NF - 1) > 0 { found = 1 }
              END { exit !found }' "$t"/reports/* || {
             echo "under $policy no process placed a block (reports: $(ls "$t/reports" | wc -l))"
+            return 1
+        }
+        [ -z "$line" ] || grep -Eq "$line" "$t"/reports/* || {
+            echo "under $policy no report has a line matching: $line"
             return 1
         }
     done

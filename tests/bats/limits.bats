@@ -31,13 +31,6 @@ INI
 }
 
 
-valid_report() {
-    /usr/bin/python3 -c '
-import json, sys, jsonschema
-jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))' \
-        "$REPO/docs/report.schema.json" "$1"
-}
-
 @test "8 threads freeing each other's blocks never pass the limit, and every counter balances" {
     policy 8M fallback
     run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" "$PROGS/limits" threads 8 5000

@@ -158,8 +158,11 @@ assert (d["pid"], d["rank"], d["program"], d["host"]) == (48211, None, "solver",
 assert d["start"] == "20261121T054300Z" and d["seconds"] == 42.902, (d["start"], d["seconds"])
 assert d["threads"] == {"allocating": 18, "at_exit": 2}
 assert d["merged"] == [
-    {"pid": 48211, "rank": "0", "host": "node017", "program": "solver", "hash": "3f1c9a0b7e2d4c51"},
-    {"pid": 48212, "rank": "1", "host": "node018", "program": "solver", "hash": "3f1c9a0b7e2d4c51"}]
+    {"pid": 48211, "rank": "0", "host": "node017", "program": "solver", "hash": "3f1c9a0b7e2d4c51",
+     "ended_by": None, "forked_from": None},
+    {"pid": 48212, "rank": "1", "host": "node018", "program": "solver", "hash": "3f1c9a0b7e2d4c51",
+     "ended_by": "SEGV", "forked_from": None}]
+assert d["ended_by"] is None  # the two ended differently
 assert (nodes["dram"]["allocations"], nodes["dram"]["frees"]) == (2411593, 2410750)
 assert (nodes["hbw"]["allocations"], nodes["hbw"]["frees"]) == (829, 807)
 assert nodes["hbw"]["limit"] == 67108864
