@@ -101,6 +101,14 @@ static void nodes(struct place_json *j, const struct place_gathered *g)
             place_json_close(j, ']');
         }
         place_json_close(j, ']');
+        place_json_open(j, "band", '[');
+        for (unsigned p = 0; p < line->n; p++) {
+            place_json_open(j, NULL, '[');
+            place_json_int(j, NULL, line->lo[p][k]);
+            place_json_int(j, NULL, line->hi[p][k]);
+            place_json_close(j, ']');
+        }
+        place_json_close(j, ']');
         place_json_close(j, '}');
     }
     place_json_close(j, ']');

@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "timeline.h"
+
 struct place_node_stats place_nodes[PLACE_MAX_TIERS];
 
 static void raise_peak(struct place_node_stats *s, int64_t now)
@@ -9,6 +11,22 @@ static void raise_peak(struct place_node_stats *s, int64_t now)
     int64_t peak = atomic_load_explicit(&s->peak, memory_order_relaxed);
     while (now > peak && !atomic_compare_exchange_weak_explicit(
                              &s->peak, &peak, now, memory_order_relaxed, memory_order_relaxed))
+        ;
+}
+
+/* Keeps the band of the timeline's interval (policy/stats/timeline.c resets it at each
+ * point): a burst between two points shows in it. Only while there is a timeline. */
+static void widen(struct place_node_stats *s, int64_t now)
+{
+    if (!place_timeline_on)
+        return;
+    int64_t v = atomic_load_explicit(&s->hi, memory_order_relaxed);
+    while (now > v && !atomic_compare_exchange_weak_explicit(&s->hi, &v, now, memory_order_relaxed,
+                                                             memory_order_relaxed))
+        ;
+    v = atomic_load_explicit(&s->lo, memory_order_relaxed);
+    while (now < v && !atomic_compare_exchange_weak_explicit(&s->lo, &v, now, memory_order_relaxed,
+                                                             memory_order_relaxed))
         ;
 }
 
@@ -22,6 +40,7 @@ void place_stats_add(struct place_node_stats *s, const struct place_counts *c)
         int64_t now =
             atomic_fetch_add_explicit(&s->bytes, c->bytes, memory_order_relaxed) + c->bytes;
         raise_peak(s, now);
+        widen(s, now);
     }
 }
 
@@ -50,6 +69,8 @@ void place_stats_restart(struct place_node_stats *s)
     memset(s, 0, sizeof *s); /* in a forked child, which has one thread */
     atomic_store_explicit(&s->bytes, bytes, memory_order_relaxed);
     atomic_store_explicit(&s->peak, bytes, memory_order_relaxed);
+    atomic_store_explicit(&s->hi, bytes, memory_order_relaxed);
+    atomic_store_explicit(&s->lo, bytes, memory_order_relaxed);
 }
 
 bool place_stats_reserve(struct place_node_stats *s, int64_t bytes, uint64_t limit)
@@ -63,6 +84,7 @@ bool place_stats_reserve(struct place_node_stats *s, int64_t bytes, uint64_t lim
     } while (!atomic_compare_exchange_weak_explicit(&s->bytes, &now, now + bytes,
                                                     memory_order_seq_cst, memory_order_relaxed));
     raise_peak(s, now + bytes);
+    widen(s, now + bytes);
     return true;
 }
 
@@ -73,4 +95,5 @@ void place_stats_release(struct place_node_stats *s, int64_t bytes)
     int64_t now = atomic_fetch_sub_explicit(&s->bytes, bytes, memory_order_seq_cst) - bytes;
     if (bytes < 0)
         raise_peak(s, now);
+    widen(s, now);
 }

@@ -53,6 +53,7 @@ enum place_event {
  * into one node must not slow down those that read their neighbours. */
 struct place_node_stats {
     _Atomic int64_t bytes, peak; /* in use now, and the most ever in use */
+    _Atomic int64_t hi, lo;      /* the most and least in use since the timeline's last point */
     _Atomic uint64_t events[PLACE_EVENTS];
 } __attribute__((aligned(64)));
 

@@ -7,11 +7,11 @@
 #include "../base/path.h"
 #include "counters.h"
 
-enum { FIRST_INTERVAL_NS = 5 * 1000000 };
+enum { MIN_INTERVAL_NS = 1000000 };
 
 bool place_timeline_on;
 _Atomic int64_t place_timeline_next;
-static int64_t interval = FIRST_INTERVAL_NS;
+static int64_t interval; /* 0: every change, until the table first fills */
 static struct place_timeline line;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -30,15 +30,25 @@ static int64_t since_start_ms(int64_t now)
     return now > start ? (now - start) / 1000000 : 0;
 }
 
+/* Points 2k-1 and 2k become point k: the later one's time and bytes, the band of both;
+ * point 0, the start, stays. */
 static void halve(void)
 {
-    for (unsigned k = 0; 2 * k < line.n; k++) {
-        line.ms[k] = line.ms[2 * k];
-        for (unsigned i = 0; i < PLACE_MAX_TIERS; i++)
-            line.bytes[k][i] = line.bytes[2 * k][i];
+    unsigned n = 1;
+    for (unsigned a = 1; a < line.n; a += 2, n++) {
+        unsigned b = a + 1 < line.n ? a + 1 : a;
+        line.ms[n] = line.ms[b];
+        for (unsigned i = 0; i < PLACE_MAX_TIERS; i++) {
+            line.bytes[n][i] = line.bytes[b][i];
+            line.lo[n][i] = line.lo[a][i] < line.lo[b][i] ? line.lo[a][i] : line.lo[b][i];
+            line.hi[n][i] = line.hi[a][i] > line.hi[b][i] ? line.hi[a][i] : line.hi[b][i];
+        }
     }
-    line.n = (line.n + 1) / 2;
-    interval *= 2;
+    int64_t span = (int64_t)(line.ms[line.n - 1] - line.ms[0]) * 1000000;
+    line.n = n;
+    interval = interval ? 2 * interval : 2 * span / PLACE_TIMELINE_POINTS;
+    if (interval < MIN_INTERVAL_NS)
+        interval = MIN_INTERVAL_NS;
 }
 
 static void record(int64_t now)
@@ -47,8 +57,15 @@ static void record(int64_t now)
         halve();
     unsigned k = line.n++;
     line.ms[k] = (uint32_t)since_start_ms(now);
-    for (unsigned i = 0; i < PLACE_MAX_TIERS; i++)
-        line.bytes[k][i] = place_stats_bytes(&place_nodes[i]);
+    for (unsigned i = 0; i < PLACE_MAX_TIERS; i++) {
+        struct place_node_stats *s = &place_nodes[i];
+        int64_t held = place_stats_bytes(s);
+        int64_t hi = atomic_exchange_explicit(&s->hi, held, memory_order_relaxed);
+        int64_t lo = atomic_exchange_explicit(&s->lo, held, memory_order_relaxed);
+        line.bytes[k][i] = held;
+        line.hi[k][i] = hi > held ? hi : held;
+        line.lo[k][i] = lo < held ? lo : held;
+    }
     atomic_store_explicit(&place_timeline_next, now + interval, memory_order_relaxed);
 }
 
@@ -85,7 +102,7 @@ void place_timeline_restart(void)
 {
     pthread_mutex_init(&lock, NULL); /* the parent may have been sampling as it forked */
     line.n = 0;
-    interval = FIRST_INTERVAL_NS;
+    interval = 0;
     atomic_store_explicit(&place_timeline_next, 0, memory_order_relaxed);
     if (place_timeline_on)
         place_timeline_sample();

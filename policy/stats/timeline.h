@@ -1,9 +1,11 @@
 /* Each node's bytes in use over time, for the report: sampled when usage changes (a
- * placed allocation or free, a thread's batch of dram counts), at most once per
- * interval, into a bounded table. When the table fills, every other point is dropped
- * and the interval doubles, so a run of any length keeps at most PLACE_TIMELINE_POINTS
- * points spread over all of it. Usage only changes on those events, so sampling on them
- * misses nothing but the detail between two samples. */
+ * placed allocation or free, a thread's batch of dram counts), into a bounded table.
+ * Every change is a point until the table first fills; then two neighbouring points
+ * become one (the later, the first point kept) and a point is taken at most once per
+ * interval, which doubles each time the table fills again: a run of any length keeps
+ * at most PLACE_TIMELINE_POINTS points spread over all of it. Each point also has its
+ * band, the least and most in use since the point before (the stats layer's counters
+ * keep them between points), so a burst between two points is not lost. */
 #ifndef PLACE_TIMELINE_H
 #define PLACE_TIMELINE_H
 
@@ -45,6 +47,7 @@ struct place_timeline {
     unsigned n;
     uint32_t ms[PLACE_TIMELINE_POINTS];
     int64_t bytes[PLACE_TIMELINE_POINTS][PLACE_MAX_TIERS];
+    int64_t lo[PLACE_TIMELINE_POINTS][PLACE_MAX_TIERS], hi[PLACE_TIMELINE_POINTS][PLACE_MAX_TIERS];
 };
 const struct place_timeline *place_timeline_final(bool wait);
 

@@ -83,7 +83,10 @@ def series_of(doc):
     series = []
     for node in doc["nodes"]:
         points = [tuple(p) for p in node["timeline"]] or [(0.0, 0)]
-        series.append((node, points))
+        band = node.get("band")
+        if not isinstance(band, list) or len(band) != len(node["timeline"]):
+            band = [(v, v) for _, v in points]  # a report without one, or a merged one
+        series.append((node, points, [tuple(b) for b in band]))
     return series, end
 
 
@@ -105,8 +108,8 @@ class Frame:
 
 def plot_svg(doc, title):
     series, t_end = series_of(doc)
-    used = max(max(v for _, v in points) for _, points in series)
-    on_scale = [n["limit"] for n, _ in series
+    used = max(max(hi for _, hi in band) for _, _, band in series)
+    on_scale = [n["limit"] for n, _, _ in series
                 if n["limit"] and n["limit"] <= LIMIT_SCALE_MAX * max(used, 1)]
     y_ticks = byte_ticks(max([used, 1] + on_scale) * 1.05)
     frame = Frame(t_end, y_ticks[-1])
@@ -118,8 +121,8 @@ def plot_svg(doc, title):
     out += axes_svg(frame, time_ticks(t_end), y_ticks)
     # in a merged report the limit is each process's, and the lines are sums
     per_process = " per process" if isinstance(doc.get("merged"), list) else ""
-    for i, (node, points) in enumerate(series):
-        out += node_svg(frame, node, points, PALETTE[i % len(PALETTE)], per_process)
+    for i, (node, points, band) in enumerate(series):
+        out += node_svg(frame, node, points, band, PALETTE[i % len(PALETTE)], per_process)
     out += legend_svg(series, on_scale)
     out.append("</svg>")
     return "\n".join(out) + "\n"
@@ -157,9 +160,26 @@ def step_path(frame, points):
     return "".join(d)
 
 
-def node_svg(frame, node, points, colour, per_process):
+def band_svg(frame, node, points, band, colour):
+    """Each point's band, the least and most in use since the point before, as a pale box
+    over that interval: a burst between two points shows as one."""
+    boxes = []
+    for (t0, _), (t1, _), (lo, hi) in zip(points, points[1:], band[1:]):
+        if hi > lo:
+            top, bottom = frame.y(hi), frame.y(lo)
+            boxes.append(f'<rect x="{frame.x(t0):.1f}" y="{top:.1f}" '
+                         f'width="{max(frame.x(t1) - frame.x(t0), 1):.1f}" '
+                         f'height="{max(bottom - top, 1):.1f}"/>')
+    if not boxes:
+        return []
+    return [f'<g class="band" data-node={quoteattr(node["name"])} fill="{colour}" '
+            'fill-opacity="0.25">'] + boxes + ["</g>"]
+
+
+def node_svg(frame, node, points, band, colour, per_process):
     f = frame
-    out = [f'<path class="series" data-node={quoteattr(node["name"])} d="{step_path(f, points)}" '
+    out = band_svg(f, node, points, band, colour)
+    out += [f'<path class="series" data-node={quoteattr(node["name"])} d="{step_path(f, points)}" '
            f'fill="none" stroke="{colour}" stroke-width="2" stroke-linejoin="round"/>']
     limit = node["limit"]
     if limit and limit <= f.y_max:
@@ -180,7 +200,7 @@ def node_svg(frame, node, points, colour, per_process):
 def legend_svg(series, on_scale):
     lx, top = WIDTH - RIGHT + 20, TOP + 8
     out = ['<g class="legend">']
-    for i, (node, _) in enumerate(series):
+    for i, (node, _, _) in enumerate(series):
         colour = PALETTE[i % len(PALETTE)]
         out.append(f'<line x1="{lx}" y1="{top + 6}" x2="{lx + 24}" y2="{top + 6}" '
                    f'stroke="{colour}" stroke-width="3"/>')

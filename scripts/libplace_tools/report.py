@@ -224,7 +224,8 @@ NODE_FIELDS = ([("name", "str", True), ("kind", "str", True), ("limit", "count",
                 ("planned", "bool", False), ("in_use", "int", True), ("peak", "int", True),
                 ("cached", "count", False),
                 ("wait_seconds", "seconds", True), ("machine", "object?", True),
-                ("timeline", "array", True), ("reclaim_min", "percent", False),
+                ("timeline", "array", True), ("band", "array", False),
+                ("reclaim_min", "percent", False),
                 ("reclaim_target", "percent", False), ("verified", "object?", False)]
                + [(k, "count", True) for k in NODE_COUNTERS])
 MACHINE_FIELDS = [("total", "count", True), ("free", "count", True)]
@@ -314,6 +315,15 @@ def check_report(doc):
                 raise ShapeError(f"{at}: expected [seconds, bytes], got {describe(point)}")
             check_value(point[0], "seconds", f"{at}[0]")
             check_value(point[1], "int", f"{at}[1]")
+        if "band" in node and len(node["band"]) != len(node["timeline"]):
+            raise ShapeError(f"{where}.band: {len(node['band'])} entries for "
+                             f"{len(node['timeline'])} timeline points")
+        for j, entry in enumerate(node.get("band", [])):
+            at = f"{where}.band[{j}]"
+            if not (isinstance(entry, list) and len(entry) == 2):
+                raise ShapeError(f"{at}: expected [least, most], got {describe(entry)}")
+            check_value(entry[0], "int", f"{at}[0]")
+            check_value(entry[1], "int", f"{at}[1]")
     for i, rule in enumerate(doc["rules"]):
         check_fields(rule, RULE_FIELDS, f"rules[{i}]")
         for j, name in enumerate(rule["chain"]):
