@@ -8,7 +8,9 @@
 #include "policy.h"
 
 struct place_options {
-    const char *report; /* NULL: no report; "stderr"; or a path template (%p %h %r %j %q{NAME} %t) */
+    /* NULL: no report (a broken configuration has none either); "stderr"; or a path
+     * template (%p %h %r %j %q{NAME} %t) */
+    const char *report;
     bool untouched;     /* the configuration is broken and on_error = passthrough */
     bool refuse;        /* the configuration is broken and on_error = abort */
     bool check;         /* LIBPLACE_CHECK: validate, say so and exit (placerun --check) */

@@ -18,13 +18,11 @@
  * cannot run any handler without an alternate stack, and ends without a report. */
 #include "fatal.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
 
 #include "../policy/base/glibc.h"
-#include "../policy/base/lib.h"
 #include "../policy/report/report.h"
 #include "export.h"
 
@@ -36,6 +34,11 @@ static bool held[NSIG];
 static struct sigaction program[NSIG];
 
 static void on_fatal(int sig, siginfo_t *info, void *context);
+
+static bool holds(int sig)
+{
+    return sig > 0 && sig < NSIG && held[sig];
+}
 
 /* Puts in the kernel what stands for the program's action a: libplace's handler, with
  * a's mask and flags, unless a ignores the signal. */
@@ -90,7 +93,7 @@ void place_fatal_start(int except)
 
 PLACE_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
-    if (sig <= 0 || sig >= NSIG || !held[sig])
+    if (!holds(sig))
         return __sigaction(sig, act, old);
     /* no handler of libplace's on this thread sees the table half written */
     sigset_t all, was;
@@ -110,12 +113,8 @@ PLACE_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigactio
  * restarted. */
 PLACE_EXPORT __sighandler_t signal(int sig, __sighandler_t handler)
 {
-    if (sig <= 0 || sig >= NSIG || !held[sig]) {
-        static __sighandler_t (*next)(int, __sighandler_t);
-        if (!next)
-            next = (__sighandler_t(*)(int, __sighandler_t))place_real_dlsym(RTLD_NEXT, "signal");
-        return next(sig, handler);
-    }
+    if (!holds(sig))
+        return bsd_signal(sig, handler);
     struct sigaction act = {.sa_handler = handler, .sa_flags = SA_RESTART}, old;
     sigemptyset(&act.sa_mask);
     sigaddset(&act.sa_mask, sig);

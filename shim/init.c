@@ -135,7 +135,7 @@ __attribute__((constructor)) static void place_init(void)
         _exit(place_config.errors ? 1 : 0);
     if (place_options.refuse)
         _exit(PLACE_REFUSED_STATUS);
-    bool reporting = place_options.report && !place_options.untouched;
+    bool reporting = place_options.report != NULL;
     /* a GPU's tier keeps its limit on every device allocation, with or without rules */
     bool devices = false;
     for (unsigned k = 1; k < place_config.ntiers; k++)
@@ -173,6 +173,6 @@ __attribute__((constructor)) static void place_init(void)
  * report. stdio is flushed later still, and nothing here touches it. */
 __attribute__((destructor)) static void place_fini(void)
 {
-    if (place_options.report && !place_options.untouched)
+    if (place_options.report)
         place_report_to(place_options.report);
 }

@@ -17,10 +17,12 @@ void __libc_free(void *p);
 void *__libc_memalign(size_t align, size_t size);
 void *__libc_pvalloc(size_t size);
 
-/* glibc's sigaction under its other exported name: libplace exports sigaction itself
- * (shim/fatal.c). */
+/* glibc's sigaction and signal under their other exported names: libplace exports
+ * sigaction and signal itself (shim/fatal.c). bsd_signal is signal, the same function;
+ * signal.h no longer declares it for new programs. */
 struct sigaction;
 int __sigaction(int sig, const struct sigaction *act, struct sigaction *old);
+void (*bsd_signal(int sig, void (*handler)(int)))(int);
 
 /* glibc has no __libc_ alias for malloc_usable_size, and the one exported name is the
  * one libplace replaces. Its answer is a function of the chunk header just below the

@@ -8,8 +8,10 @@
 #include <libunwind.h>
 
 #include "../../config/policy.h"
-#include "../base/glibc.h"
+#include <sys/mman.h>
+
 #include "../base/claim.h"
+#include "../tiers/arena.h"
 #include "modules.h"
 
 /* Process-wide: a return address's pattern matches, valid for one module generation.
@@ -71,7 +73,7 @@ static pthread_once_t memo_once = PTHREAD_ONCE_INIT;
 /* pthread key destructor: the table goes with its thread (a lookup after this unwinds) */
 static void drop_memos(void *table)
 {
-    __libc_free(table);
+    munmap(table, SETS * sizeof *memos);
     memos = NULL;
     no_memos = true;
 }
@@ -81,14 +83,18 @@ static void make_memo_key(void)
     pthread_key_create(&memo_key, drop_memos);
 }
 
-/* The calling thread's table, made at its first lookup (with the guard up: glibc's). */
+/* The calling thread's table, made at its first lookup. With the guard up, so not from
+ * glibc: a signal handler's malloc meanwhile goes to glibc, and would deadlock on the
+ * glibc lock this thread held. */
 static struct memo_set *own_memos(void)
 {
     if (__builtin_expect(memos != NULL || no_memos, 1))
         return memos;
     pthread_once(&memo_once, make_memo_key);
-    if (!(memos = __libc_calloc(SETS, sizeof *memos)) || pthread_setspecific(memo_key, memos) != 0) {
-        __libc_free(memos);
+    size_t size = SETS * sizeof *memos;
+    if (!(memos = place_reserve(&size, size, 0)) || pthread_setspecific(memo_key, memos) != 0) {
+        if (memos)
+            munmap(memos, size);
         memos = NULL;
         no_memos = true;
     }

@@ -191,7 +191,7 @@ static void on_signal(int sig)
  * reports after it. */
 void place_report_fatal(int sig)
 {
-    if (!place_options.report || place_options.untouched)
+    if (!place_options.report)
         return;
     while (!take_turn(sig)) {
         if (atomic_load(&writer) == gettid())

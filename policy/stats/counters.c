@@ -6,28 +6,32 @@
 
 struct place_node_stats place_nodes[PLACE_MAX_TIERS];
 
-static void raise_peak(struct place_node_stats *s, int64_t now)
+static void raise_to(_Atomic int64_t *v, int64_t now)
 {
-    int64_t peak = atomic_load_explicit(&s->peak, memory_order_relaxed);
-    while (now > peak && !atomic_compare_exchange_weak_explicit(
-                             &s->peak, &peak, now, memory_order_relaxed, memory_order_relaxed))
+    int64_t was = atomic_load_explicit(v, memory_order_relaxed);
+    while (now > was && !atomic_compare_exchange_weak_explicit(v, &was, now, memory_order_relaxed,
+                                                               memory_order_relaxed))
         ;
 }
 
-/* Keeps the band of the timeline's interval (policy/stats/timeline.c resets it at each
- * point): a burst between two points shows in it. Only while there is a timeline. */
-static void widen(struct place_node_stats *s, int64_t now)
+static void lower_to(_Atomic int64_t *v, int64_t now)
 {
-    if (!place_timeline_on)
-        return;
-    int64_t v = atomic_load_explicit(&s->hi, memory_order_relaxed);
-    while (now > v && !atomic_compare_exchange_weak_explicit(&s->hi, &v, now, memory_order_relaxed,
-                                                             memory_order_relaxed))
+    int64_t was = atomic_load_explicit(v, memory_order_relaxed);
+    while (now < was && !atomic_compare_exchange_weak_explicit(v, &was, now, memory_order_relaxed,
+                                                               memory_order_relaxed))
         ;
-    v = atomic_load_explicit(&s->lo, memory_order_relaxed);
-    while (now < v && !atomic_compare_exchange_weak_explicit(&s->lo, &v, now, memory_order_relaxed,
-                                                             memory_order_relaxed))
-        ;
+}
+
+/* The bytes in use moved to now: the peak, and the band of the timeline's interval
+ * (policy/stats/timeline.c resets it at each point, so a burst between two points shows
+ * in it; kept only while there is a timeline). */
+static void moved(struct place_node_stats *s, int64_t now)
+{
+    raise_to(&s->peak, now);
+    if (place_timeline_on) {
+        raise_to(&s->hi, now);
+        lower_to(&s->lo, now);
+    }
 }
 
 void place_stats_add(struct place_node_stats *s, const struct place_counts *c)
@@ -39,8 +43,7 @@ void place_stats_add(struct place_node_stats *s, const struct place_counts *c)
     if (c->bytes) {
         int64_t now =
             atomic_fetch_add_explicit(&s->bytes, c->bytes, memory_order_relaxed) + c->bytes;
-        raise_peak(s, now);
-        widen(s, now);
+        moved(s, now);
     }
 }
 
@@ -83,8 +86,7 @@ bool place_stats_reserve(struct place_node_stats *s, int64_t bytes, uint64_t lim
             return false;
     } while (!atomic_compare_exchange_weak_explicit(&s->bytes, &now, now + bytes,
                                                     memory_order_seq_cst, memory_order_relaxed));
-    raise_peak(s, now + bytes);
-    widen(s, now + bytes);
+    moved(s, now + bytes);
     return true;
 }
 
@@ -93,7 +95,5 @@ void place_stats_release(struct place_node_stats *s, int64_t bytes)
     /* seq_cst: a waiter that read the counter before this must see the wake-up after it
      * (policy/engine/chain.c) */
     int64_t now = atomic_fetch_sub_explicit(&s->bytes, bytes, memory_order_seq_cst) - bytes;
-    if (bytes < 0)
-        raise_peak(s, now);
-    widen(s, now);
+    moved(s, now);
 }

@@ -34,6 +34,7 @@ static int64_t since_start_ms(int64_t now)
  * point 0, the start, stays. */
 static void halve(void)
 {
+    int64_t span = (int64_t)(line.ms[line.n - 1] - line.ms[0]) * 1000000;
     unsigned n = 1;
     for (unsigned a = 1; a < line.n; a += 2, n++) {
         unsigned b = a + 1 < line.n ? a + 1 : a;
@@ -44,7 +45,6 @@ static void halve(void)
             line.hi[n][i] = line.hi[a][i] > line.hi[b][i] ? line.hi[a][i] : line.hi[b][i];
         }
     }
-    int64_t span = (int64_t)(line.ms[line.n - 1] - line.ms[0]) * 1000000;
     line.n = n;
     interval = interval ? 2 * interval : 2 * span / PLACE_TIMELINE_POINTS;
     if (interval < MIN_INTERVAL_NS)

@@ -3,8 +3,8 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "../base/glibc.h"
 #include "../stats/timeline.h"
+#include "arena.h"
 
 /* Every cache ever made; a thread's goes back to the list for the next thread when it
  * exits, emptied. The lock is taken when a thread makes or leaves one, and across fork. */
@@ -75,6 +75,14 @@ static void make_key(void)
     pthread_key_create(&exit_key, thread_exit);
 }
 
+/* Zeroed memory for a cache or its bins, never freed (an exited thread's goes to the next
+ * thread). Not glibc's: they are made with the guard up, where a signal handler's
+ * malloc goes to glibc, and would deadlock on the glibc lock this thread held. */
+static void *fresh(size_t size)
+{
+    return place_reserve(&size, size, 0);
+}
+
 /* The calling thread's cache, made (or taken over from an exited thread) at first use. */
 static struct place_tcache *own_cache(void)
 {
@@ -85,7 +93,7 @@ static struct place_tcache *own_cache(void)
     pthread_mutex_lock(&registry);
     for (c = caches; c && c->owner; c = c->next)
         ;
-    if (!c && (c = __libc_calloc(1, sizeof *c))) {
+    if (!c && (c = fresh(sizeof *c))) {
         c->next = caches;
         __atomic_store_n(&caches, c, __ATOMIC_RELEASE); /* readers walk it unlocked */
     }
@@ -106,7 +114,7 @@ static struct place_bins *own_bins(struct place_tier *t, struct place_slabs *s)
     struct place_bins *b = c->tier[t->index];
     if (b)
         return b;
-    if (!(b = __libc_calloc(1, sizeof *b)))
+    if (!(b = fresh(sizeof *b)))
         return &no_bins;
     for (unsigned k = 0; k < PLACE_CLASSES; k++)
         b->bin[k].cap = s->caps[k];

@@ -47,6 +47,12 @@ def check_ranks(reports, force):
     say(f"warning: merging reports that claim the same rank ({listing})")
 
 
+def agreed(docs, key):
+    """The value every process has for key, or None when they differ."""
+    values = {d.get(key) for d in docs}
+    return values.pop() if len(values) == 1 else None
+
+
 def joined_distinct(entries, key, docs):
     """'solver' when every process agrees, else 'solver, python3': taken from the processes
     (the entries of `merged`), so that merging merged reports does not repeat names."""
@@ -64,8 +70,6 @@ def merge(reports, force):
     first_start = min(starts)
     # each process's timeline counts from its own start: shift it onto the earliest one
     shifts = [(s - first_start).total_seconds() for s in starts]
-    signals = {d.get("signal") for d in docs}
-    endings = {d.get("ended_by") for d in docs}
     inputs = merged_inputs(docs)
     return {
         "schema": "libplace-report",
@@ -77,8 +81,8 @@ def merge(reports, force):
         "rank": None,
         "start": first_start.strftime(START_FORMAT),
         "seconds": round(max(shift + d["seconds"] for shift, d in zip(shifts, docs)), 6),
-        "signal": signals.pop() if len(signals) == 1 else None,
-        "ended_by": endings.pop() if len(endings) == 1 else None,
+        "signal": agreed(docs, "signal"),
+        "ended_by": agreed(docs, "ended_by"),
         "threads": {k: sum(d["threads"][k] for d in docs) for k in ("allocating", "at_exit")},
         "policy": dict(docs[0]["policy"]),
         "nodes": merge_nodes(docs, shifts),

@@ -296,6 +296,16 @@ def check_fields(obj, fields, where):
         check_value(obj[key], kind, field(where, key))
 
 
+def check_pairs(items, where, names, kinds):
+    """Each of items a two-element list whose values are of kinds, named names in errors."""
+    for j, pair in enumerate(items):
+        at = f"{where}[{j}]"
+        if not (isinstance(pair, list) and len(pair) == 2):
+            raise ShapeError(f"{at}: expected [{names[0]}, {names[1]}], got {describe(pair)}")
+        check_value(pair[0], kinds[0], f"{at}[0]")
+        check_value(pair[1], kinds[1], f"{at}[1]")
+
+
 def check_report(doc):
     check_fields(doc, TOP_FIELDS, "")
     check_fields(doc["threads"], THREAD_FIELDS, "threads")
@@ -309,21 +319,12 @@ def check_report(doc):
             check_fields(node["machine"], MACHINE_FIELDS, f"{where}.machine")
         if node.get("verified") is not None:
             check_fields(node["verified"], VERIFIED_FIELDS, f"{where}.verified")
-        for j, point in enumerate(node["timeline"]):
-            at = f"{where}.timeline[{j}]"
-            if not (isinstance(point, list) and len(point) == 2):
-                raise ShapeError(f"{at}: expected [seconds, bytes], got {describe(point)}")
-            check_value(point[0], "seconds", f"{at}[0]")
-            check_value(point[1], "int", f"{at}[1]")
-        if "band" in node and len(node["band"]) != len(node["timeline"]):
-            raise ShapeError(f"{where}.band: {len(node['band'])} entries for "
-                             f"{len(node['timeline'])} timeline points")
-        for j, entry in enumerate(node.get("band", [])):
-            at = f"{where}.band[{j}]"
-            if not (isinstance(entry, list) and len(entry) == 2):
-                raise ShapeError(f"{at}: expected [least, most], got {describe(entry)}")
-            check_value(entry[0], "int", f"{at}[0]")
-            check_value(entry[1], "int", f"{at}[1]")
+        check_pairs(node["timeline"], f"{where}.timeline", ("seconds", "bytes"), ("seconds", "int"))
+        if "band" in node:
+            if len(node["band"]) != len(node["timeline"]):
+                raise ShapeError(f"{where}.band: {len(node['band'])} entries for "
+                                 f"{len(node['timeline'])} timeline points")
+            check_pairs(node["band"], f"{where}.band", ("least", "most"), ("int", "int"))
     for i, rule in enumerate(doc["rules"]):
         check_fields(rule, RULE_FIELDS, f"rules[{i}]")
         for j, name in enumerate(rule["chain"]):

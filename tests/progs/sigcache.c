@@ -4,25 +4,26 @@
  *
  *   sigcache SIGNALS
  *
- * Another thread sends the main thread SIGUSR1 until SIGNALS were handled. The handler
- * takes a new 1500-byte block and frees the one it held before; the main thread
- * allocates and frees 1500-byte blocks and counts those that the handler holds too.
+ * An interval timer sends SIGALRM every 20 us until SIGNALS were handled: it interrupts
+ * the thread wherever it is, on one CPU as on many (a second thread sending signals in a
+ * loop made the test take minutes whenever the scheduler put both on one CPU: one signal
+ * handled per time slice). The handler takes a new 1500-byte block and frees the one it
+ * held before; the main thread allocates and frees 1500-byte blocks and counts those
+ * that the handler holds too.
  * Prints the duplicates, then, once 200 more blocks were taken and freed (so that frees
  * the handler made while its thread was inside libplace, which wait on a list, are
  * given back by a refill), whether the node holds exactly the handler's last block (or
  * nothing, when glibc served it: a handler that interrupts libplace gets glibc's). */
 #include <libplace.h>
 #include <malloc.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 
 static void *volatile held;
 static volatile long handled;
-static volatile int stop;
-static pthread_t main_thread;
 
 static void on_signal(int sig)
 {
@@ -33,23 +34,14 @@ static void on_signal(int sig)
     handled++;
 }
 
-static void *send(void *arg)
-{
-    (void)arg;
-    while (!stop)
-        pthread_kill(main_thread, SIGUSR1);
-    return NULL;
-}
-
 int main(int argc, char **argv)
 {
     long want = argc > 1 ? atol(argv[1]) : 100000, duplicates = 0;
-    main_thread = pthread_self();
     struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGUSR1, &sa, NULL);
-    pthread_t t;
-    pthread_create(&t, NULL, send, NULL);
+    sigaction(SIGALRM, &sa, NULL);
+    struct itimerval every = {{0, 20}, {0, 20}}, off = {{0, 0}, {0, 0}};
+    setitimer(ITIMER_REAL, &every, NULL);
     while (handled < want) {
         void *p = malloc(1500);
         if (p == held) /* the handler holds it: handed out twice */
@@ -57,11 +49,10 @@ int main(int argc, char **argv)
         memset(p, 1, 1500);
         free(p);
     }
-    stop = 1;
-    pthread_join(t, NULL);
+    setitimer(ITIMER_REAL, &off, NULL);
     sigset_t block;
     sigemptyset(&block);
-    sigaddset(&block, SIGUSR1);
+    sigaddset(&block, SIGALRM);
     sigprocmask(SIG_BLOCK, &block, NULL);
     void *more[200];
     for (int k = 0; k < 200; k++)
