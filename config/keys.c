@@ -133,6 +133,46 @@ WORD_KEY(set_on_error, struct place_policy, on_error, "abort", "passthrough")
 BOOL_KEY(set_dry_run, struct place_policy, dry_run)
 
 UINT_KEY(set_sites, struct place_policy, sites, 0, PLACE_MAX_SITES)
+UINT_KEY(set_report_depth, struct place_policy, report_depth, 1, PLACE_MAX_DEPTH)
+
+/* The profile's mean interval: a size, or all. */
+static bool set_sample(struct place_policy *p, void *o, const char *v, struct place_buf *why)
+{
+    (void)o;
+    if (strcmp(v, "all") == 0) {
+        p->sample = 0;
+        return true;
+    }
+    uint64_t n;
+    if (!place_value_size(v, &n, why) || n == 0) {
+        if (!why->len)
+            place_bprintf(why, "expected a size of at least 1, as 512K (every 512 KiB asked for, "
+                               "on average), or all (every allocation)");
+        return false;
+    }
+    p->sample = n;
+    return true;
+}
+
+/* Function globs, separated by commas: the program's own allocation wrappers. */
+static bool function_glob(void *arg, const char *field)
+{
+    (void)arg;
+    return *field && !strchr(field, ':') && !strchr(field, '+');
+}
+
+static bool set_wrappers(struct place_policy *p, void *o, const char *v, struct place_buf *why)
+{
+    (void)o;
+    if (strlen(v) >= sizeof p->wrappers || !place_value_split(v, ',', function_glob, NULL)) {
+        place_bprintf(why, "expected function names or globs separated by commas (my_alloc, "
+                           "pool_*), at most %zu characters",
+                      sizeof p->wrappers - 1);
+        return false;
+    }
+    strcpy(p->wrappers, v);
+    return true;
+}
 
 const struct place_key place_libplace_keys[] = {
     {"report", set_report, "LIBPLACE_REPORT", 0},
@@ -145,6 +185,9 @@ const struct place_key place_libplace_keys[] = {
     {"on_error", set_on_error, "LIBPLACE_ON_ERROR", 0},
     {"dry_run", set_dry_run, "LIBPLACE_DRY_RUN", 0},
     {"sites", set_sites, "LIBPLACE_SITES", 0},
+    {"sample", set_sample, "LIBPLACE_SAMPLE", 0},
+    {"report_depth", set_report_depth, "LIBPLACE_REPORT_DEPTH", 0},
+    {"wrappers", set_wrappers, "LIBPLACE_WRAPPERS", 0},
     {NULL, NULL, NULL, 0},
 };
 

@@ -81,6 +81,8 @@ void place_policy_init(struct place_policy *p, void (*fn)(void *ctx, const char 
 {
     memset(p, 0, sizeof *p);
     p->sites = PLACE_DEFAULT_SITES;
+    p->sample = PLACE_DEFAULT_SAMPLE;
+    p->report_depth = PLACE_DEFAULT_REPORT_DEPTH;
     p->report_children = true;
     p->report_on_fatal = true;
     p->hash = 0xcbf29ce484222325ull;

@@ -15,13 +15,16 @@ enum {
     PLACE_MAX_TIERS = 16,
     PLACE_MAX_RULES = 64,
     PLACE_MAX_CHAIN = 8,
-    PLACE_MAX_PATTERNS = 64, /* over all rules: a frame's matches are one 64-bit mask */
+    PLACE_MAX_PATTERNS = 63, /* over all rules: a frame's matches are one 64-bit mask, whose
+                                top bit says "an allocation wrapper" (PLACE_WRAPPER) */
     PLACE_MAX_DEPTH = 16,
     PLACE_DEFAULT_DEPTH = 4,
     PLACE_NAME_MAX = 32, /* tier and rule names, with the NUL */
     PLACE_PATTERN_MAX = 256,
     PLACE_MAX_SITES = 1000,
     PLACE_DEFAULT_SITES = 10,
+    PLACE_DEFAULT_SAMPLE = 512 * 1024,
+    PLACE_DEFAULT_REPORT_DEPTH = 4,
     PLACE_DEFAULT_WAIT_MS = 1000,
 };
 
@@ -105,6 +108,9 @@ struct place_policy {
     enum place_on_error on_error;
     bool dry_run;
     unsigned sites;
+    uint64_t sample;       /* mean bytes between the profile's samples; 0: every allocation */
+    unsigned report_depth; /* frames kept per site of the profile */
+    char wrappers[256];    /* globs of the program's own allocation wrappers, ", " */
     /* index 0 is always dram */
     struct place_tier_config tiers[PLACE_MAX_TIERS];
     unsigned ntiers;

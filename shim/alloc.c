@@ -12,25 +12,37 @@
 
 #include "../policy/base/glibc.h"
 #include "../policy/engine/place.h"
+#include "../policy/engine/sampler.h"
 #include "../policy/stats/threads.h"
 #include "export.h"
 
-/* glibc's answer p, counted: a size through the gate that no rule's window holds. */
-static inline void *counted(void *p)
-{
-    if (__builtin_expect(p != NULL, 1))
-        place_count(1, 0, (int64_t)place_glibc_usable(p));
-    return p;
-}
-
 #define CALLER ((uintptr_t)__builtin_return_address(0))
+
+/* A size through the gate that no rule's window holds is glibc's, counted. The common
+ * case is a count and a tail call (place_count_call); the rest, out of line so that the
+ * common case saves no register, is glibc's answer counted, where a sample may be
+ * taken. */
+#define COUNTED(name, params, call, size)                                                          \
+    __attribute__((noinline)) static void *name params                                             \
+    {                                                                                              \
+        void *p = call;                                                                            \
+        place_count_glibc(p, size, ra);                                                            \
+        return p;                                                                                  \
+    }
+COUNTED(malloc_counted, (size_t size, uintptr_t ra), __libc_malloc(size), size)
+COUNTED(calloc_counted, (size_t nmemb, size_t size, uintptr_t ra), __libc_calloc(nmemb, size),
+        nmemb * size)
+COUNTED(memalign_counted, (size_t align, size_t size, uintptr_t ra), __libc_memalign(align, size),
+        size)
 
 PLACE_EXPORT void *malloc(size_t size)
 {
     if (__builtin_expect(!place_in_window(size), 1))
         return __libc_malloc(size);
     if (!place_in_rules(size))
-        return counted(__libc_malloc(size));
+        return __builtin_expect(place_count_call(size), 1)
+                   ? __libc_malloc(size)
+                   : malloc_counted(size, CALLER);
     return place_alloc(size, 0, PLACE_MALLOC, CALLER);
 }
 
@@ -42,7 +54,9 @@ PLACE_EXPORT void *calloc(size_t nmemb, size_t size)
     if (__builtin_mul_overflow(nmemb, size, &bytes) || __builtin_expect(!place_in_window(bytes), 1))
         return __libc_calloc(nmemb, size);
     if (!place_in_rules(bytes))
-        return counted(__libc_calloc(nmemb, size));
+        return __builtin_expect(place_count_call(bytes), 1)
+                   ? __libc_calloc(nmemb, size)
+                   : calloc_counted(nmemb, size, CALLER);
     return place_alloc(bytes, 0, PLACE_CALLOC, CALLER);
 }
 
@@ -52,7 +66,9 @@ static inline void *aligned(size_t align, size_t size, uintptr_t ra)
     if (__builtin_expect(!place_in_window(size), 1))
         return __libc_memalign(align, size);
     if (!place_in_rules(size))
-        return counted(__libc_memalign(align, size));
+        return __builtin_expect(place_count_call(size), 1)
+                   ? __libc_memalign(align, size)
+                   : memalign_counted(align, size, ra);
     return place_alloc(size, align, PLACE_ALIGNED, ra);
 }
 
@@ -84,7 +100,9 @@ PLACE_EXPORT void *pvalloc(size_t size)
     if (whole < size || __builtin_expect(!place_in_window(whole), 1))
         return __libc_pvalloc(size);
     if (!place_in_rules(whole))
-        return counted(__libc_pvalloc(size));
+        return __builtin_expect(place_count_call(whole), 1)
+                   ? __libc_pvalloc(size)
+                   : memalign_counted(page, whole, CALLER);
     return place_alloc(whole, page, PLACE_ALIGNED, CALLER);
 }
 

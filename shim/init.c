@@ -18,6 +18,7 @@
 #include "../policy/engine/dry.h"
 #include "../policy/engine/modules.h"
 #include "../policy/engine/place.h"
+#include "../policy/engine/sampler.h"
 #include "../policy/report/report.h"
 #include "../policy/stats/threads.h"
 #include "../policy/stats/timeline.h"
@@ -49,6 +50,7 @@ static const struct {
 #ifdef PLACE_HAVE_CUDA
     {place_cu_blocks_prefork, place_cu_blocks_postfork, place_cu_blocks_postfork},
 #endif
+    {place_profile_prefork, place_profile_postfork_parent, place_profile_postfork_child},
     {place_threads_prefork, place_threads_postfork_parent, place_threads_postfork_child},
 };
 enum { FORK_STEPS = sizeof fork_table / sizeof fork_table[0] };
@@ -141,6 +143,10 @@ __attribute__((constructor)) static void place_init(void)
     for (unsigned k = 1; k < place_config.ntiers; k++)
         devices |= place_config.tiers[k].kind == PLACE_DEVICE;
     bool placing = (place_config.nrules || devices) && !place_options.untouched;
+    /* before the rules start: the modules' wrappers are part of every site */
+    place_sampler_start(place_config.sample, place_config.report_depth, reporting);
+    if (reporting)
+        place_modules_wrappers(place_config.wrappers);
     place_tiers_init(placing ? &place_config : NULL);
     place_gates_set(reporting, placing && place_config.dry_run);
     if (placing)

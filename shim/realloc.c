@@ -19,15 +19,7 @@ static inline void *resize(void *p, size_t size, uintptr_t ra)
         return p ? place_realloc(p, size, ra) : place_alloc(size, 0, PLACE_MALLOC, ra);
     if (!place_counting)
         return __libc_realloc(p, size);
-    size_t old = p ? place_glibc_usable(p) : 0;
-    void *q = __libc_realloc(p, size);
-    if (q)
-        /* a moved or resized block counts as the old one freed and a new one allocated,
-         * so allocations minus frees is always the number of live blocks */
-        place_count(1, p != NULL, (int64_t)place_glibc_usable(q) - (int64_t)old);
-    else if (p && size == 0)
-        place_count(0, 1, -(int64_t)old); /* glibc's realloc(p, 0) frees p */
-    return q;
+    return place_realloc_glibc(p, size, ra);
 }
 
 PLACE_EXPORT void *realloc(void *p, size_t size)

@@ -27,6 +27,11 @@ struct place_thread {
     struct place_counts *counts;
     struct place_counts *home; /* this thread's slot's counts, while it has one */
     struct place_tcache *cache; /* its caches of the arenas' blocks (policy/tiers/cache.h) */
+    /* Bytes this thread may still ask for before its next allocation is sampled for the
+     * profile (policy/stats/profile.h): 0 at its start, so that its first allocation
+     * draws the first interval. */
+    int64_t sample_left;
+    uint64_t sample_seed; /* its random draws of those intervals */
     uint8_t state;
     uint8_t before_fork; /* the state the prefork handler's guard saved */
 };

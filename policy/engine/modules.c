@@ -30,6 +30,7 @@ struct module {
     char *path;
     const char *name; /* the file name part of path */
     uint64_t whole;   /* patterns that match every address in it (MODULE:*) */
+    bool wrapped;     /* its wrappers are among its ranges */
     struct range *ranges;
     size_t n, cap;
     UT_hash_handle hh;
@@ -40,6 +41,8 @@ static struct module *modules;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long long seen_adds, seen_subs;
 static _Atomic uint32_t generation = 1;
+static bool wrappers_on;
+static const char *wrapper_globs = ""; /* the policy's own, separated by commas */
 
 static void add_range(struct module *m, uintptr_t lo, uintptr_t hi, uint64_t mask)
 {
@@ -78,6 +81,65 @@ static int match_symbol(void *arg, const char *name, uint64_t value, uint64_t si
     if (bits)
         add_range(s->m, s->m->base + value, s->m->base + value + size, bits);
     return 0;
+}
+
+/* The allocation wrappers libplace knows: by exact name, or by a prefix (a family). */
+static bool known_wrapper(const char *name)
+{
+    static const char *const prefixes[] = {
+        "_Znw", "_Zna", /* operator new and new[], every form */
+        "g_malloc", "g_try_malloc", "g_realloc", "g_try_realloc", "g_slice_alloc", "g_memdup",
+        "g_strdup", "g_strndup", "PyMem_", "_PyMem_", "pymalloc_", "mca_mpool_",
+    };
+    static const char *const names[] = {
+        "strdup", "strndup", "__strdup", "__strndup", "wcsdup", "xmalloc", "xcalloc",
+        "xrealloc", "xstrdup", "xstrndup", "xzalloc", "xmemdup", "PyObject_Malloc",
+        "PyObject_Calloc", "PyObject_Realloc", "_PyObject_Malloc", "_PyObject_Calloc",
+        "_PyObject_Realloc", "opal_malloc", "opal_calloc", "opal_realloc", "sqlite3Malloc",
+        "sqlite3MallocZero", "sqlite3DbMallocRaw", "sqlite3DbMallocRawNN", "sqlite3DbMallocZero",
+        "sqlite3Realloc", "sqlite3DbRealloc", "sqlite3MemMalloc", "sqlite3MemRealloc",
+    };
+    for (size_t k = 0; k < sizeof prefixes / sizeof *prefixes; k++)
+        if (strncmp(name, prefixes[k], strlen(prefixes[k])) == 0)
+            return true;
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+        if (strcmp(name, names[k]) == 0)
+            return true;
+    return false;
+}
+
+static bool user_wrapper(const char *name)
+{
+    for (const char *g = wrapper_globs; *g;) {
+        char glob[256];
+        size_t n = strcspn(g, ",");
+        while (*g == ' ')
+            g++, n--;
+        size_t len = n < sizeof glob ? n : sizeof glob - 1;
+        memcpy(glob, g, len);
+        while (len && glob[len - 1] == ' ')
+            len--;
+        glob[len] = 0;
+        if (*glob && fnmatch(glob, name, 0) == 0)
+            return true;
+        g += n;
+        g += *g == ',';
+    }
+    return false;
+}
+
+static int match_wrapper(void *arg, const char *name, uint64_t value, uint64_t size)
+{
+    struct module *m = arg;
+    if (known_wrapper(name) || user_wrapper(name))
+        add_range(m, m->base + value, m->base + value + size, PLACE_WRAPPER);
+    return 0;
+}
+
+static void resolve_wrappers(struct module *m)
+{
+    m->wrapped = true;
+    place_elf_functions(m->path, match_wrapper, m);
 }
 
 static void resolve(struct module *m)
@@ -196,6 +258,15 @@ void place_modules_start(const struct place_policy *p)
     pthread_mutex_unlock(&lock);
 }
 
+void place_modules_wrappers(const char *globs)
+{
+    pthread_mutex_lock(&lock);
+    wrapper_globs = globs;
+    wrappers_on = true;
+    atomic_fetch_add(&generation, 1); /* answers cached before lack the wrapper bit */
+    pthread_mutex_unlock(&lock);
+}
+
 uint32_t place_modules_generation(void)
 {
     return atomic_load_explicit(&generation, memory_order_acquire);
@@ -207,6 +278,8 @@ uint64_t place_modules_match(uintptr_t ra, uint32_t *gen)
     pthread_mutex_lock(&lock);
     refresh();
     struct module *m = find(ra);
+    if (m && wrappers_on && !m->wrapped)
+        resolve_wrappers(m);
     if (m) {
         mask = m->whole;
         for (size_t k = 0; k < m->n; k++)

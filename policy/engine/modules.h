@@ -17,6 +17,15 @@
 /* Reads the modules loaded now and resolves the patterns against them. */
 void place_modules_start(const struct place_policy *policy);
 
+/* The bit of a match mask that says "an allocation wrapper": a function that allocates
+ * for its caller (operator new, strdup, xmalloc, g_malloc, PyMem_Malloc, ..., and the
+ * globs of `wrappers`), whose frame is not the site. A module's wrappers are looked for
+ * at the first match asked in it, once wrappers are on. */
+#define PLACE_WRAPPER (1ull << 63)
+
+/* From now on, matches carry PLACE_WRAPPER; globs: the policy's `wrappers` ("" none). */
+void place_modules_wrappers(const char *globs);
+
 /* The patterns (a mask over policy->patterns) that the code address `ra` matches. *gen is
  * set to the module generation the answer belongs to: it changes when a module is
  * unloaded, which invalidates every cached answer. */

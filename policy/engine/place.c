@@ -11,6 +11,7 @@
 #include "chain.h"
 #include "dry.h"
 #include "modules.h"
+#include "sampler.h"
 #include "site.h"
 #include "whose.h"
 
@@ -124,12 +125,6 @@ int place_match(unsigned api, size_t size, uintptr_t ra)
     return -1;
 }
 
-static void count_dram(void *p)
-{
-    if (p && place_counting)
-        place_count(1, 0, (int64_t)place_glibc_usable(p));
-}
-
 /* Serves r (a matched rule, -1: none) with the guard up, and counts it; *tier is where
  * the block went. */
 static void *serve(int rule, struct place_request *r, unsigned *tier)
@@ -144,18 +139,21 @@ static void *serve(int rule, struct place_request *r, unsigned *tier)
     void *p = place_chain(place_rules[rule], r, tier);
     if (p)
         place_count_rule(rule, r->ra, *tier, r->size);
+    if (p && *tier != 0 && place_sample_due(r->size)) /* dram's is counted by done() */
+        place_sample(p, r->size, *tier, r->ra);
     return p;
 }
 
 /* Leaves the guard raised at entry (was) and gives errno glibc's meaning: untouched
- * (saved) on success, ENOMEM on failure. A dram block is counted outside the guard, in
- * the thread's own slot. */
-static void *done(void *p, unsigned tier, uint8_t was, int saved)
+ * (saved) on success, ENOMEM on failure. A dram block (r's) is counted outside the
+ * guard, in the thread's own slot. */
+static void *done(void *p, const struct place_request *r, unsigned tier, uint8_t was, int saved)
 {
     place_guard_leave(was);
-    if (tier == 0)
-        count_dram(p);
-    else
+    if (tier == 0) {
+        if (place_counting)
+            place_count_glibc(p, r->size, r->ra);
+    } else
         place_thread_seen();
     errno = p ? saved : ENOMEM;
     return p;
@@ -164,16 +162,13 @@ static void *done(void *p, unsigned tier, uint8_t was, int saved)
 /* A placed allocation of r: the rules decide, glibc's semantics. */
 static void *alloc_request(struct place_request *r)
 {
-    if (place_guarded()) { /* libplace's own allocation */
-        void *p = place_glibc_alloc(r);
-        count_dram(p);
-        return p;
-    }
+    if (place_guarded()) /* libplace's own allocation: not the program's, not counted */
+        return place_glibc_alloc(r);
     int saved = errno;
     uint8_t was = place_guard_enter();
     unsigned tier;
     void *p = serve(place_match(PLACE_API_MALLOC, r->size, r->ra), r, &tier);
-    return done(p, tier, was, saved);
+    return done(p, r, tier, was, saved);
 }
 
 __attribute__((noinline)) static void *alloc_slow(size_t size, size_t align, enum place_call call,
@@ -184,13 +179,19 @@ __attribute__((noinline)) static void *alloc_slow(size_t size, size_t align, enu
 }
 
 
-/* The fast path's rare ends, as tail calls (so that the fast path itself saves no
- * register): a site the thread's pending entry does not hold, then the guard down and
- * calloc's zeroes. */
-__attribute__((noinline)) static void *fast_site_miss(struct place_site_pending *e, uint64_t key,
-                                                      size_t size, void *p, enum place_call call)
+/* The fast path's rare ends, as a tail call (so that the fast path itself saves no
+ * register): a site the thread's pending entry e does not hold (NULL: it did), a sample
+ * due; then the guard down and calloc's zeroes. key holds the tier and return address. */
+__attribute__((noinline)) static void *fast_rare(struct place_site_pending *e, uint64_t key,
+                                                 size_t size, void *p, enum place_call call)
 {
-    place_count_site_miss(e, key, size);
+    bool due = true; /* with e NULL the caller found it due */
+    if (e) {
+        place_count_site_miss(e, key, size);
+        due = place_sample_due(size);
+    }
+    if (due)
+        place_sample(p, size, (unsigned)(key >> 56), (uintptr_t)(key & ((1ull << 48) - 1)));
     place_guard_leave(PLACE_THREAD_ACTIVE);
     return call == PLACE_CALLOC ? memset(p, 0, size) : p;
 }
@@ -209,7 +210,9 @@ static inline __attribute__((always_inline)) void *from_bin(struct place_bins *b
     uint64_t key = fast[c].key | ra;
     struct place_site_pending *e = place_site_entry(slot, key);
     if (__builtin_expect(!place_site_hit(e, key, size), 0))
-        return fast_site_miss(e, key, size, p, call);
+        return fast_rare(e, key, size, p, call);
+    if (place_sample_due(size))
+        return fast_rare(NULL, key, size, p, call);
     place_guard_leave(PLACE_THREAD_ACTIVE);
     return call == PLACE_CALLOC ? memset(p, 0, size) : p;
 }
@@ -272,7 +275,7 @@ void *place_realloc(void *p, size_t size, uintptr_t ra)
             unsigned tier;
             struct place_request r = {.size = size, .call = PLACE_MALLOC, .ra = ra};
             void *q = serve(rule, &r, &tier);
-            q = done(q, tier, was, saved);
+            q = done(q, &r, tier, was, saved);
             if (q)
                 move(q, p, size, old);
             return q;
@@ -281,11 +284,7 @@ void *place_realloc(void *p, size_t size, uintptr_t ra)
         if (rule >= 0)
             place_count_rule(rule, ra, 0, size);
     }
-    size_t old = place_glibc_usable(p);
-    void *q = __libc_realloc(p, size);
-    if (q && place_counting)
-        place_count(1, 1, (int64_t)place_glibc_usable(q) - (int64_t)old);
-    return q;
+    return place_counting ? place_realloc_glibc(p, size, ra) : __libc_realloc(p, size);
 }
 
 /* A block of size bytes in tier t alone, or NULL when t refuses. */

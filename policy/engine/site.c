@@ -24,7 +24,7 @@ static struct {
     _Atomic uint32_t gen; /* 0 while the mask is being written, or never written */
 } addresses[1 << ADDRESS_BITS];
 
-static uint64_t address_mask(uintptr_t ra)
+uint64_t place_site_mask(uintptr_t ra)
 {
     uint32_t gen = place_modules_generation(), at;
     long i = place_claim(address_keys, ADDRESS_BITS, PROBES, ra);
@@ -37,6 +37,12 @@ static uint64_t address_mask(uintptr_t ra)
     atomic_store_explicit(&addresses[i].mask, mask, memory_order_relaxed);
     atomic_store_explicit(&addresses[i].gen, at, memory_order_release);
     return mask;
+}
+
+/* The rules' patterns ra matches. */
+static uint64_t patterns_of(uintptr_t ra)
+{
+    return place_site_mask(ra) & ~PLACE_WRAPPER;
 }
 
 /* Every pattern the rules name: once the frames seen match all of them, deeper frames
@@ -146,7 +152,7 @@ static bool unwind(struct memo *m, uintptr_t ra, unsigned depth)
             }
     if (!found) { /* libunwind could not see the caller: ra alone */
         m->val[0] = ra;
-        m->cum[0] = address_mask(ra);
+        m->cum[0] = patterns_of(ra);
         m->n = 1;
         return false;
     }
@@ -163,7 +169,7 @@ static bool unwind(struct memo *m, uintptr_t ra, unsigned depth)
         readable &= unw_is_signal_frame(&c) <= 0;
         m->slot[m->n] = readable ? slot_of((uintptr_t)sp, (uintptr_t)ip) : 0;
         trusted &= m->slot[m->n] != 0;
-        cum |= address_mask((uintptr_t)ip);
+        cum |= patterns_of((uintptr_t)ip);
         m->cum[m->n++] = cum;
     } while (m->n < depth && cum != all_patterns && unw_step(&c) > 0);
     return trusted && m->n > 0;
@@ -181,7 +187,7 @@ static void trace(struct memo *m, uintptr_t ra, unsigned depth)
     m->n = 0;
     if (k == got || k == 8) { /* libunwind could not see the caller: ra alone */
         m->val[0] = ra;
-        m->cum[0] = address_mask(ra);
+        m->cum[0] = patterns_of(ra);
         m->n = 1;
         return;
     }
@@ -189,7 +195,7 @@ static void trace(struct memo *m, uintptr_t ra, unsigned depth)
     for (; k < got && m->n < depth && (m->n == 0 || m->cum[m->n - 1] != all_patterns); k++) {
         m->val[m->n] = (uintptr_t)ips[k];
         m->slot[m->n] = 0;
-        cum |= address_mask((uintptr_t)ips[k]);
+        cum |= patterns_of((uintptr_t)ips[k]);
         m->cum[m->n++] = cum;
     }
 }
@@ -204,7 +210,7 @@ const uint64_t *place_site_masks(uintptr_t ra, unsigned depth, unsigned *n)
 {
     static __thread uint64_t one __attribute__((tls_model("initial-exec")));
     if (depth <= 1) {
-        one = address_mask(ra);
+        one = patterns_of(ra);
         *n = 1;
         return &one;
     }
@@ -242,7 +248,7 @@ const uint64_t *place_site_masks(uintptr_t ra, unsigned depth, unsigned *n)
     } else if (!m) {
         m = &spare;
     }
-    uint64_t first = address_mask(ra);
+    uint64_t first = patterns_of(ra);
     if (first == all_patterns) { /* the caller alone decides: nothing to unwind or check */
         m->val[0] = ra;
         m->cum[0] = first;

@@ -23,6 +23,10 @@
  * the calling thread's and valid until its next call. Runs with the re-entry guard up. */
 const uint64_t *place_site_masks(uintptr_t ra, unsigned depth, unsigned *n);
 
+/* The patterns the code address ra matches (engine/modules.h), PLACE_WRAPPER included,
+ * cached process wide. */
+uint64_t place_site_mask(uintptr_t ra);
+
 /* At start, when some rule looks deeper than its caller, with every pattern the rules
  * name (frames past those that match all of them are never looked at): libunwind keeps
  * what it parsed of each frame's unwind information per thread. Its default, one cache

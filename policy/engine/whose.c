@@ -24,6 +24,7 @@ __attribute__((noinline)) static void free_slow(void *p, struct place_tier *t)
  * loads and stores, no call (active: registered, and outside libplace). */
 static inline void free_placed(void *p, struct place_tier *t)
 {
+    place_sample_free(p);
     struct place_slabs *s = t->slabs;
     if (s && place_slabs_own(s, p) && place_self.state == PLACE_THREAD_ACTIVE) {
         /* the bin is read only once the guard is up (see place_alloc) */

@@ -13,6 +13,7 @@
 #include "../tiers/owner.h"
 #include "dry.h"
 #include "place.h"
+#include "sampler.h"
 
 /* The tier that holds p, with *planned true when a dry run planned it there (the block
  * itself is glibc's); NULL when p is glibc's. */
@@ -52,10 +53,13 @@ void place_free_gated(void *p);
 /* Frees p, which no tier's range holds: a dry run's planned block, or glibc's, counted. */
 static inline void place_free_unowned(void *p)
 {
-    if (__builtin_expect(place_dry_run, 0) && place_dry_free(p))
-        return;
-    if (place_counting)
-        place_count(0, 1, -(int64_t)place_glibc_usable(p));
+    if (__builtin_expect(place_dry_run, 0)) {
+        place_sample_free(p); /* a planned block may be sampled too */
+        if (place_dry_free(p))
+            return;
+    }
+    if (place_counting && !place_count_free(p))
+        place_uncount_glibc(p);
     __libc_free(p);
 }
 

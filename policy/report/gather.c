@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "../../config/options.h"
+#include "../base/fmt.h"
 #include "../base/path.h"
 #include "../engine/chain.h"
 #include "../engine/place.h"
@@ -132,6 +133,15 @@ static void sites(struct place_gathered *g)
     g->total_sites = total;
 }
 
+static void profile(struct place_gathered *g)
+{
+    static struct place_profile_row rows[PLACE_MAX_PROFILE];
+    unsigned want = place_config.sites < PLACE_MAX_PROFILE ? place_config.sites : PLACE_MAX_PROFILE;
+    g->nprofile = place_profile_top(rows, want, &g->total_profile, &g->sample, &g->lost, !g->signal);
+    for (unsigned k = 0; k < g->nprofile; k++)
+        g->profile[k].r = rows[k];
+}
+
 /* Symbolizing reads symbol tables, which may allocate (the module table): with the guard
  * up that is glibc's business, not a placed allocation. From a signal handler the table
  * is only tried: a busy one leaves sites as addresses. */
@@ -141,6 +151,15 @@ static void symbolize(struct place_gathered *g)
     for (unsigned k = 0; k < g->nsites; k++)
         if (g->sites[k].ra)
             place_modules_where(g->sites[k].ra, &g->sites[k].where, !g->signal);
+    static struct place_where w;
+    for (unsigned k = 0; k < g->nprofile; k++)
+        for (unsigned f = 0; f < g->profile[k].r.n; f++) {
+            struct place_frame *out = &g->profile[k].frames[f];
+            place_modules_where(g->profile[k].r.frames[f], &w, !g->signal);
+            struct place_buf site = PLACE_BUF(out->site), symbol = PLACE_BUF(out->symbol);
+            place_bprintf(&site, "%s", w.site);
+            place_bprintf(&symbol, "%s", w.symbol);
+        }
     place_guard_leave(was);
 }
 
@@ -153,5 +172,6 @@ void place_gather(struct place_gathered *g, int signal)
         node(&g->nodes[g->ntiers++], *t, signal);
     g->timeline = place_timeline_final(!signal);
     sites(g);
+    profile(g);
     symbolize(g);
 }

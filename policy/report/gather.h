@@ -12,6 +12,7 @@
 #include "../../config/policy.h"
 #include "../engine/modules.h"
 #include "../stats/counters.h"
+#include "../stats/profile.h"
 #include "../stats/timeline.h"
 #include "../tiers/tier.h"
 
@@ -47,6 +48,17 @@ struct place_site_row {
     struct place_where where; /* symbolized by gather */
 };
 
+/* One site of the profile: estimates (stats/profile.h) and its frames, symbolized. */
+enum { PLACE_MAX_PROFILE = 100 };
+struct place_frame {
+    char site[128];   /* "module+0xOFF" */
+    char symbol[256]; /* "module!function+0xOFF", "" when no symbol covers it */
+};
+struct place_profile_site {
+    struct place_profile_row r;
+    struct place_frame frames[PLACE_MAX_DEPTH];
+};
+
 struct place_gathered {
     /* the process */
     pid_t pid, forked_from;
@@ -71,6 +83,10 @@ struct place_gathered {
     /* the sites */
     unsigned nsites, total_sites;
     struct place_site_row sites[PLACE_MAX_SITES];
+    /* the profile: every allocation's site, sampled */
+    uint64_t sample, lost; /* the mean interval (0: every allocation); samples not kept */
+    unsigned nprofile, total_profile;
+    struct place_profile_site profile[PLACE_MAX_PROFILE];
 };
 
 /* Fills g (a static one: it is large) from everything as it stands. signal: the signal

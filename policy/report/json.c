@@ -168,6 +168,45 @@ static void sites(struct place_json *j, const struct place_gathered *g)
     place_json_close(j, '}');
 }
 
+static void profile(struct place_json *j, const struct place_gathered *g)
+{
+    place_json_open(j, "profile", '{');
+    if (g->sample)
+        place_json_uint(j, "sample", g->sample);
+    else
+        place_json_str(j, "sample", "all");
+    place_json_uint(j, "lost", g->lost);
+    place_json_uint(j, "total", g->total_profile);
+    place_json_open(j, "top", '[');
+    for (unsigned k = 0; k < g->nprofile; k++) {
+        const struct place_profile_site *p = &g->profile[k];
+        const struct place_profile_row *r = &p->r;
+        place_json_open(j, NULL, '{');
+        place_json_open(j, "frames", '[');
+        for (unsigned f = 0; f < r->n; f++) {
+            place_json_open(j, NULL, '{');
+            place_json_str(j, "site", p->frames[f].site);
+            place_json_str(j, "symbol", *p->frames[f].symbol ? p->frames[f].symbol : NULL);
+            place_json_close(j, '}');
+        }
+        place_json_close(j, ']');
+        place_json_uint(j, "samples", r->samples);
+        place_json_uint(j, "calls", (uint64_t)(r->calls + 0.5));
+        place_json_uint(j, "bytes", (uint64_t)(r->bytes + 0.5));
+        place_json_uint(j, "live", (uint64_t)(r->live + 0.5));
+        place_json_uint(j, "peak", (uint64_t)(r->peak + 0.5));
+        place_json_uint(j, "mean_size", r->calls > 0 ? (uint64_t)(r->bytes / r->calls + 0.5) : 0);
+        place_json_open(j, "tiers", '{');
+        for (unsigned i = 0; i < g->ntiers; i++)
+            if (r->tier_bytes[i] > 0)
+                place_json_uint(j, g->nodes[i].name, (uint64_t)(r->tier_bytes[i] + 0.5));
+        place_json_close(j, '}');
+        place_json_close(j, '}');
+    }
+    place_json_close(j, ']');
+    place_json_close(j, '}');
+}
+
 void place_report_json(int fd, const struct place_gathered *g)
 {
     static struct place_json j;
@@ -177,6 +216,7 @@ void place_report_json(int fd, const struct place_gathered *g)
     nodes(&j, g);
     rules(&j, g);
     sites(&j, g);
+    profile(&j, g);
     place_json_close(&j, '}');
     place_json_finish(&j);
 }

@@ -133,9 +133,15 @@ static void text_nodes(int fd, const struct place_gathered *g)
                    v->resident == 1 ? "" : "s",
                    v->all || v->looked == v->resident ? "" : ", from a sample", untouched);
     }
-    char batch[PLACE_SIZE_STR];
-    place_line(fd, "dram counts what glibc served; its peak is exact to within %s per thread",
-               place_size_str(batch, PLACE_STATS_BATCH));
+    char batch[PLACE_SIZE_STR], every[PLACE_SIZE_STR];
+    if (g->sample)
+        place_line(fd, "dram counts what glibc served: its allocations and frees exactly, its "
+                       "bytes in use and peak estimated from allocations sampled every %s asked "
+                       "(sample = all: exact)",
+                   place_size_str(every, (int64_t)g->sample));
+    else
+        place_line(fd, "dram counts what glibc served; its peak is exact to within %s per thread",
+                   place_size_str(batch, PLACE_STATS_BATCH));
 }
 
 static void text_rules(int fd, const struct place_gathered *g)
@@ -193,11 +199,64 @@ static void text_sites(int fd, const struct place_gathered *g)
     }
 }
 
+/* A byte estimate, rounded. */
+static const char *estimate(char *out, double v)
+{
+    return place_size_str(out, (int64_t)(v + 0.5));
+}
+
+static void text_profile(int fd, const struct place_gathered *g)
+{
+    if (!g->nprofile)
+        return;
+    char every[PLACE_SIZE_STR];
+    if (g->sample)
+        place_line(fd, "allocation sites, sampled every %s asked on average (estimates; "
+                       "sample = all counts every one), top %u of %u:",
+                   place_size_str(every, (int64_t)g->sample), g->nprofile, g->total_profile);
+    else
+        place_line(fd, "allocation sites, every allocation (sample = all), top %u of %u:",
+                   g->nprofile, g->total_profile);
+    place_line(fd, "  %10s %10s %10s %10s %10s  %s", "bytes", "calls", "live", "peak", "mean",
+               "site (first frame past the allocation wrappers)");
+    for (unsigned k = 0; k < g->nprofile; k++) {
+        const struct place_profile_site *p = &g->profile[k];
+        const struct place_profile_row *r = &p->r;
+        char where[600], split[PLACE_MAX_TIERS * (PLACE_NAME_MAX + PLACE_SIZE_STR + 4)] = "";
+        struct place_buf b = PLACE_BUF(where), t = PLACE_BUF(split);
+        if (!r->n)
+            place_bprintf(&b, "(other sites: the profile's table was full)");
+        else if (*p->frames[0].symbol)
+            place_bprintf(&b, "%s (%s)", p->frames[0].symbol, p->frames[0].site);
+        else
+            place_bprintf(&b, "%s", p->frames[0].site);
+        /* where its blocks went, when that is not dram alone */
+        if (r->tier_bytes[0] < r->bytes)
+            for (unsigned i = 0; i < g->ntiers; i++)
+                if (r->tier_bytes[i] > 0) {
+                    char bytes[PLACE_SIZE_STR];
+                    place_bprintf(&t, "%s%s %s", t.len ? ", " : " -> ", g->nodes[i].name,
+                                  estimate(bytes, r->tier_bytes[i]));
+                }
+        char bytes[PLACE_SIZE_STR], live[PLACE_SIZE_STR], peak[PLACE_SIZE_STR],
+            mean[PLACE_SIZE_STR];
+        place_line(fd, "  %10s %10llu %10s %10s %10s  %s%s", estimate(bytes, r->bytes),
+                   (unsigned long long)(r->calls + 0.5),
+                   estimate(live, r->live), estimate(peak, r->peak),
+                   estimate(mean, r->calls > 0 ? r->bytes / r->calls : 0), where, split);
+    }
+    if (g->lost)
+        place_line(fd, "%llu samples could not be kept (no memory for the table): their frees "
+                       "are not seen, so live bytes are overstated",
+                   (unsigned long long)g->lost);
+}
+
 void place_report_text(int fd, const struct place_gathered *g)
 {
     text_header(fd, g);
     text_nodes(fd, g);
     text_rules(fd, g);
     text_sites(fd, g);
+    text_profile(fd, g);
 }
 

@@ -13,6 +13,7 @@
 #include "../base/guard.h"
 #include "../base/hidden.h"
 #include "counters.h"
+#include "profile.h"
 
 /* What a thread counts of placed blocks: allocations and frees per node (0 unused). */
 struct place_placed_counts {
@@ -93,6 +94,33 @@ static inline void place_count(unsigned n, unsigned m, int64_t delta)
     /* |b| > batch, in one compare */
     if (__builtin_expect((uint64_t)b + PLACE_STATS_BATCH > 2 * (uint64_t)PLACE_STATS_BATCH, 0))
         place_hand_over_bytes(c);
+}
+
+/* Counts an allocation of size bytes that glibc serves the calling thread, when nothing
+ * else is to be done: false leaves it to the slow path (a sample due, a thread not
+ * registered or inside libplace), with the thread's interval untouched. The call is
+ * counted before glibc answers, so an allocation glibc fails still counts. */
+static inline bool place_count_call(size_t size)
+{
+    struct place_thread *t = &place_self;
+    struct place_counts *c = t->counts;
+    int64_t left = t->sample_left - (int64_t)size;
+    if (__builtin_expect(c == NULL || left <= 0, 0))
+        return false;
+    t->sample_left = left;
+    place_relaxed_store(&c->allocs, c->allocs + 1);
+    return true;
+}
+
+/* Counts the free of a glibc block p, when nothing else is to be done: false leaves it
+ * to the slow path (p may be sampled, a thread not registered or inside libplace). */
+static inline bool place_count_free(const void *p)
+{
+    struct place_counts *c = place_self.counts;
+    if (__builtin_expect(c == NULL || place_profile_maybe(p), 0))
+        return false;
+    place_relaxed_store(&c->frees, c->frees + 1);
+    return true;
 }
 
 /* A thread about to place a block registers first (once), so that it counts into a slot

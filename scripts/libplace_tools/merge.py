@@ -88,6 +88,7 @@ def merge(reports, force):
         "nodes": merge_nodes(docs, shifts),
         "rules": merge_rules(docs),
         "sites": merge_sites(docs),
+        **({"profile": merge_profiles(docs)} if any("profile" in d for d in docs) else {}),
         "merged": inputs,
     }
 
@@ -240,3 +241,26 @@ def merge_site(sites):
         merged[key] = sum(s[key] for s in sites)
     merged["tiers"] = tiers
     return merged
+
+
+def merge_profiles(docs):
+    """The processes' profiles as one: a site is its frames; estimates add up, and so do
+    peaks (each process's own peak: a bound on the job's). Processes sampled at different
+    rates still add up (each estimate is unbiased); the rate shown is the first's."""
+    profiles = [d["profile"] for d in docs if "profile" in d]
+    sites = {}
+    for p in profiles:
+        for s in p["top"]:
+            key = tuple(f["site"] for f in s["frames"])
+            into = sites.get(key)
+            if into is None:
+                sites[key] = {**s, "tiers": dict(s["tiers"])}
+                continue
+            for k in ("samples", "calls", "bytes", "live", "peak"):
+                into[k] += s[k]
+            into["mean_size"] = into["bytes"] // into["calls"] if into["calls"] else 0
+            for name, n in s["tiers"].items():
+                into["tiers"][name] = into["tiers"].get(name, 0) + n
+    top = sorted(sites.values(), key=lambda s: -s["bytes"])
+    return {"sample": profiles[0]["sample"], "lost": sum(p["lost"] for p in profiles),
+            "total": max([p["total"] for p in profiles] + [len(sites)]), "top": top}

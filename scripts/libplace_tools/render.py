@@ -137,10 +137,35 @@ def site_lines(doc, locations):
     return [title] + table(header, rows, "rrrlll")
 
 
+def profile_lines(doc):
+    profile = doc["profile"]
+    top = profile["top"]
+    every = ("every allocation" if profile["sample"] == "all"
+             else f"sampled every {size_str(profile['sample'])} asked on average (estimates)")
+    if not top:
+        return [f"allocation sites, {every}: none"]
+    rows = []
+    for s in top:
+        frames = s["frames"]
+        where = (frames[0]["symbol"] or frames[0]["site"]) if frames else \
+            "(sites that did not fit the table)"
+        if len(frames) > 1:
+            where += " < " + (frames[1]["symbol"] or frames[1]["site"])
+        tiers = " / ".join(f"{name} {size_str(n)}"
+                           for name, n in sorted(s["tiers"].items(), key=lambda kv: -kv[1]))
+        rows.append([size_str(s["bytes"]), str(s["calls"]), size_str(s["live"]),
+                     size_str(s["peak"]), size_str(s["mean_size"]), tiers or "-", where])
+    title = f"allocation sites, {every}, top {len(top)} of {profile['total']}:"
+    header = ["bytes", "calls", "live", "peak", "mean", "tiers", "site < its caller"]
+    return [title] + table(header, rows, "rrrrrll")
+
+
 def render(doc, resolve_lines):
     locations = source_locations(doc["sites"]["top"]) if resolve_lines else {}
     sections = [header_lines(doc), node_lines(doc), rule_lines(doc),
                 site_lines(doc, locations)]
+    if "profile" in doc:
+        sections.append(profile_lines(doc))
     return "\n\n".join("\n".join(s) for s in sections) + "\n"
 
 

@@ -213,7 +213,7 @@ TOP_FIELDS = [("pid", "pid", True), ("forked_from", "pid?", False), ("program", 
               ("ended_by", "str?", False),
               ("threads", "object", True), ("policy", "object", True),
               ("nodes", "array", True), ("rules", "array", True), ("sites", "object", True),
-              ("merged", "array", False)]
+              ("profile", "object", False), ("merged", "array", False)]
 THREAD_FIELDS = [("allocating", "count", True), ("at_exit", "count", True)]
 POLICY_FIELDS = [("file", "str?", True), ("inline_rules", "bool", True), ("rules", "count", True),
                  ("hash", "hash", True), ("dry_run", "bool", True)]
@@ -239,6 +239,12 @@ SITE_FIELDS = [("site", "str?", True), ("symbol", "str?", True), ("module", "str
                ("offset", "count?", True), ("rule", "str?", True), ("allocations", "count", True),
                ("bytes", "count", True), ("fallbacks", "count", True), ("tiers", "object", True)]
 TIER_FIELDS = [("allocations", "count", True), ("bytes", "count", True)]
+PROFILE_FIELDS = [("lost", "count", True), ("total", "count", True), ("top", "array", True)]
+PROFILE_SITE_FIELDS = [("frames", "array", True), ("samples", "count", True),
+                       ("calls", "count", True), ("bytes", "count", True), ("live", "count", True),
+                       ("peak", "count", True), ("mean_size", "count", True),
+                       ("tiers", "object", True)]
+FRAME_FIELDS = [("site", "str", True), ("symbol", "str?", True)]
 # a merged report's processes (place-report merge writes all seven)
 MERGED_FIELDS = [("pid", "pid", False), ("rank", "str?", False), ("host", "str", False),
                  ("program", "str", False), ("hash", "hash", False),
@@ -336,8 +342,27 @@ def check_report(doc):
         for tier, figures in site["tiers"].items():
             check_value(tier, "str", f"{where}.tiers (a node name)")
             check_fields(figures, TIER_FIELDS, field(f"{where}.tiers", tier))
+    if "profile" in doc:
+        check_profile(doc["profile"])
     for i, entry in enumerate(doc.get("merged", [])):
         check_fields(entry, MERGED_FIELDS, f"merged[{i}]")
+
+
+def check_profile(profile):
+    check_fields(profile, PROFILE_FIELDS, "profile")
+    sample = profile.get("sample")
+    if sample != "all" and not (isinstance(sample, int) and not isinstance(sample, bool)
+                                and sample >= 1):
+        raise ShapeError(f"profile.sample: expected a positive integer or \"all\", "
+                         f"got {describe(sample)}")
+    for i, site in enumerate(profile["top"]):
+        where = f"profile.top[{i}]"
+        check_fields(site, PROFILE_SITE_FIELDS, where)
+        for j, frame in enumerate(site["frames"]):
+            check_fields(frame, FRAME_FIELDS, f"{where}.frames[{j}]")
+        for tier, nbytes in site["tiers"].items():
+            check_value(tier, "str", f"{where}.tiers (a node name)")
+            check_value(nbytes, "count", field(f"{where}.tiers", tier))
 
 
 def parse_start(text):

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../policy/engine/sampler.h"
 #include "../../policy/engine/place.h"
 #include "../../policy/stats/threads.h"
 #include "../../policy/tiers/tier.h"
@@ -167,6 +168,7 @@ static void contents_and_usable(void)
 static void counted(void)
 {
     place_threads_start(true, false); /* as the constructor does when a report is asked for */
+    place_sampler_start(0, 4, true);  /* sample = all: dram's bytes are exact */
     place_gates_set(true, false);
     free(malloc(1));           /* this thread registers on its first counted call */
     struct place_snapshot s0 = place_threads_dram();

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../policy/engine/sampler.h"
 #include "../../policy/tiers/tier.h"
 #include "../../policy/engine/place.h"
 #include "../../policy/stats/threads.h"
@@ -67,6 +68,7 @@ static uint64_t seen(unsigned *live)
 int main(void)
 {
     place_threads_start(true, false); /* as the constructor does when a report is asked for */
+    place_sampler_start(0, 4, true);  /* sample = all: dram's bytes are exact */
     place_gates_set(true, false);
     free(malloc(1));           /* registers this thread */
     struct place_snapshot s0 = now();

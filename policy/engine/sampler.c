@@ -1,0 +1,152 @@
+#include "sampler.h"
+
+#include <execinfo.h>
+#include <time.h>
+
+#include "../base/glibc.h"
+#include "../stats/threads.h"
+#include "modules.h"
+#include "site.h"
+
+static unsigned depth = 4;
+static bool ready; /* libplace's constructor has run */
+
+void place_sampler_start(uint64_t rate, unsigned d, bool on)
+{
+    depth = d < 1 ? 1 : d > PLACE_MAX_DEPTH ? PLACE_MAX_DEPTH : d;
+    place_profile_start(rate, on);
+    /* the interval drawn before start was at the default rate: drawn again at this one
+     * (a thread that some library's constructor started before libplace's keeps its own) */
+    place_self.sample_left = 0;
+    place_self.sample_seed = 0;
+    if (on) { /* glibc loads its unwinder (libgcc_s) at the first backtrace: now, not in
+               * the middle of some malloc */
+        void *one;
+        backtrace(&one, 1);
+    }
+    ready = true;
+}
+
+/* The program's frames from ra up, wrappers skipped, at most `depth`. When the unwinder
+ * cannot see the caller, the return address alone. glibc's backtrace
+ * (libgcc's unwinder), not libunwind: libunwind opens a pipe when it starts, which takes
+ * the two lowest free descriptors, and a program's open() would then get other numbers
+ * than without libplace; samples are rare enough that its speed does not matter. */
+static unsigned frames(uintptr_t ra, uintptr_t *out)
+{
+    enum { OWN = 8, WRAPPERS = 8 }; /* libplace's frames; wrappers in a row, at most */
+    void *ips[OWN + WRAPPERS + PLACE_MAX_DEPTH];
+    int got = backtrace(ips, OWN + WRAPPERS + (int)depth), k = 0;
+    while (k < got && k < OWN && (uintptr_t)ips[k] != ra)
+        k++;
+    if (k == got || k == OWN) {
+        out[0] = ra;
+        return 1;
+    }
+    for (int first = k; k + 1 < got && k - first < WRAPPERS &&
+                        (place_site_mask((uintptr_t)ips[k]) & PLACE_WRAPPER);)
+        k++;
+    unsigned n = 0;
+    for (; k < got && n < depth; k++)
+        out[n++] = (uintptr_t)ips[k];
+    return n;
+}
+
+/* The thread's first draw: seeded from its own address and the clock. */
+static void seed(struct place_thread *t)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    t->sample_seed = ((uintptr_t)t * 0x9e3779b97f4a7c15ull) ^ (uint64_t)now.tv_nsec ^ 1;
+    t->sample_left += place_profile_interval(&t->sample_seed);
+}
+
+void place_sample(void *p, size_t size, unsigned tier, uintptr_t ra)
+{
+    struct place_thread *t = &place_self;
+    if (!ready) {
+        /* before start nothing is sampled: allocations from ld.so's own start-up
+         * (AddressSanitizer's, say) come before libm can be called; the constructor
+         * starts its thread's count afresh */
+        t->sample_left = 1 << 20;
+        return;
+    }
+    if (!place_profile_on()) { /* no report: never due again */
+        t->sample_left = INT64_MAX;
+        return;
+    }
+    if (!t->sample_seed) {
+        seed(t);
+        if (t->sample_left > 0)
+            return;
+    }
+    t->sample_left = place_profile_interval(&t->sample_seed);
+    if (!p || !size)
+        return;
+    uint8_t was = place_guard_enter();
+    struct place_sample s = {
+        .asked = size,
+        .held = tier == 0 ? place_glibc_usable(p) : size,
+        .tier = tier,
+    };
+    s.n = frames(ra, s.frames);
+    int64_t held = place_profile_add(p, &s);
+    place_guard_leave(was);
+    if (tier == 0)
+        place_count(0, 0, held);
+}
+
+/* The weight dram's estimate loses. */
+static int64_t unsample(void *p)
+{
+    if (place_guarded()) /* a signal handler's free inside libplace: its record stays, and
+                          * goes when the address is sampled or freed again */
+        return 0;
+    unsigned tier;
+    int64_t held;
+    uint8_t was = place_guard_enter();
+    bool found = place_profile_remove(p, &tier, &held);
+    place_guard_leave(was);
+    return found && tier == 0 ? held : 0;
+}
+
+void place_unsample(void *p)
+{
+    int64_t held = unsample(p);
+    if (held)
+        place_count(0, 0, -held);
+}
+
+/* libplace's own allocations and frees (with the guard up) are not the program's: not
+ * counted, not sampled. Nor is a signal handler's that interrupted libplace (which may
+ * hold the profile's lock). */
+void place_count_glibc(void *p, size_t size, uintptr_t ra)
+{
+    if (!p || place_guarded()) /* a failure, or libplace's own allocation */
+        return;
+    place_count(1, 0, 0);
+    if (place_sample_due(size))
+        place_sample(p, size, 0, ra);
+}
+
+void place_uncount_glibc(void *p)
+{
+    if (place_guarded()) /* libplace's own free */
+        return;
+    place_count(0, 1, place_profile_maybe(p) ? -unsample(p) : 0);
+}
+
+void *place_realloc_glibc(void *p, size_t size, uintptr_t ra)
+{
+    if (place_guarded())
+        return __libc_realloc(p, size);
+    /* forgotten before glibc frees it: another thread may be handed the address at once.
+     * A realloc that fails keeps its block, no longer sampled. */
+    int64_t held = p && place_profile_maybe(p) ? unsample(p) : 0;
+    void *q = __libc_realloc(p, size);
+    bool freed = p && (q || size == 0);
+    place_count(q != NULL, freed, -held);
+    if (q && place_sample_due(size))
+        place_sample(q, size, 0, ra);
+    return q;
+}

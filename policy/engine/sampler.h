@@ -1,0 +1,49 @@
+/* Sampling allocations for the profile (stats/profile.h): what a due allocation records
+ * and where its site is.
+ *
+ * A site is the program's own code: the frames above the allocation call, with the
+ * allocation wrappers skipped (operator new, strdup, xmalloc, g_malloc, PyMem_*, ...;
+ * engine/modules.h resolves them, and `wrappers` adds the program's), up to
+ * `report_depth` frames. The dram node's bytes in use are estimated from the same
+ * samples (each stands for its weight), while its allocations and frees are counted
+ * exactly; the other nodes count every byte themselves. */
+#ifndef PLACE_SAMPLER_H
+#define PLACE_SAMPLER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../stats/profile.h"
+
+/* Once libplace is ready: the mean interval (0: every allocation), the frames kept per
+ * site, and whether a report will read the profile (else nothing is sampled). */
+void place_sampler_start(uint64_t rate, unsigned depth, bool on);
+
+/* An allocation of the program's that place_sample_due found due: block p (NULL: it
+ * failed) of size bytes asked from return address ra, in node `tier`. Draws the
+ * thread's next interval and records p. Either side of the guard (libplace's own
+ * allocations are never due: their callers do not count them). */
+void place_sample(void *p, size_t size, unsigned tier, uintptr_t ra);
+
+/* The program frees p, which the filter names: forgotten if it was sampled. */
+void place_unsample(void *p);
+
+/* free of p, which the filter may name (place_profile_maybe). */
+static inline void place_sample_free(void *p)
+{
+    if (__builtin_expect(place_profile_maybe(p), 0))
+        place_unsample(p);
+}
+
+/* The count of a glibc block (the default dram node) allocated from ra: its allocation
+ * counted in the thread's slot, and a sample when one is due. */
+void place_count_glibc(void *p, size_t size, uintptr_t ra);
+
+/* A glibc block's free, counted (a sampled one's weight leaves dram's estimate). */
+void place_uncount_glibc(void *p);
+
+/* realloc of glibc's block p (NULL: none) to size bytes, which glibc serves, counted as
+ * the old block freed and a new one allocated. */
+void *place_realloc_glibc(void *p, size_t size, uintptr_t ra);
+
+#endif

@@ -1,0 +1,91 @@
+/* The allocation profile: where every allocation comes from, sampled by bytes.
+ *
+ * Each thread counts down the bytes it asks for (place_self.sample_left); the allocation
+ * that takes it to zero is sampled, and the next interval is drawn from an exponential
+ * distribution of mean `rate` bytes. A block of s bytes is so sampled with probability
+ * p = 1 - exp(-s / rate) whatever came before it, and stands for 1/p calls and s/p bytes:
+ * every estimate is unbiased, the way tcmalloc's and jemalloc's heap profiles are.
+ * rate 0 samples every allocation (p = 1: exact).
+ *
+ * A sampled block is kept by its address until it is freed, so that each site's live
+ * bytes and their peak are known. free learns whether a block may be sampled from a byte
+ * filter indexed by address (one load); only a hit looks the block up. Samples are rare
+ * (one per 512 KiB asked, by default), so one lock serves the tables. */
+#ifndef PLACE_PROFILE_H
+#define PLACE_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../config/policy.h"
+#include "../base/guard.h"
+#include "../base/hidden.h"
+
+enum { PLACE_FILTER_BITS = 18 };
+
+/* How many sampled blocks live at addresses of each hash (saturating at 255). */
+extern PLACE_HIDDEN uint8_t place_profile_filter[1u << PLACE_FILTER_BITS];
+
+/* Whether p may be a sampled block: false is certain. */
+static inline bool place_profile_maybe(const void *p)
+{
+    uintptr_t h = ((uintptr_t)p >> 4) & ((1u << PLACE_FILTER_BITS) - 1);
+    return __atomic_load_n(&place_profile_filter[h], __ATOMIC_RELAXED) != 0;
+}
+
+/* Counts size bytes off the calling thread's interval: true when this allocation is due
+ * for a sample (place_sample, engine/sampler.h, then draws the next interval). */
+static inline bool place_sample_due(size_t size)
+{
+    struct place_thread *t = &place_self;
+    int64_t left = t->sample_left - (int64_t)size;
+    t->sample_left = left;
+    return __builtin_expect(left <= 0, 0);
+}
+
+/* The mean bytes between samples (0: every allocation), and whether anyone reads the
+ * profile; until start, every 512 KiB. */
+void place_profile_start(uint64_t rate, bool on);
+bool place_profile_on(void);
+
+/* The next interval for a thread whose random state is *seed (0: not seeded yet). */
+int64_t place_profile_interval(uint64_t *seed);
+
+/* What a sample says of one block. */
+struct place_sample {
+    uintptr_t frames[PLACE_MAX_DEPTH]; /* the site: the program's frames, innermost first */
+    unsigned n;
+    size_t asked, held; /* the size asked for, and what its node counts */
+    unsigned tier;      /* the node that holds it */
+};
+
+/* Records block p, sampled as s says; returns its weight in held bytes (s->held / p),
+ * which its node's estimate gains. */
+int64_t place_profile_add(const void *p, const struct place_sample *s);
+
+/* Forgets p if it is a sampled block: true, with the node that held it and its weight
+ * in held bytes, which that node's estimate loses. */
+bool place_profile_remove(const void *p, unsigned *tier, int64_t *held);
+
+/* One site of the profile, as it stands: estimates, in bytes asked. */
+struct place_profile_row {
+    uintptr_t frames[PLACE_MAX_DEPTH]; /* 0 frames: the sites that did not fit the table */
+    unsigned n;
+    uint64_t samples;
+    double calls, bytes, live, peak;
+    double tier_bytes[PLACE_MAX_TIERS];
+};
+
+/* The n sites with the most bytes, largest first, into out; returns how many, with the
+ * number of sites in *total, the mean interval in *rate and the samples the block table
+ * could not keep in *lost. Without wait, a busy table is read as it stands. */
+unsigned place_profile_top(struct place_profile_row *out, unsigned n, unsigned *total,
+                           uint64_t *rate, uint64_t *lost, bool wait);
+
+/* The lock, held across fork. */
+void place_profile_prefork(void);
+void place_profile_postfork_parent(void);
+void place_profile_postfork_child(void);
+
+#endif
