@@ -135,3 +135,18 @@ assert b["tiers"] == {"dram": 6553600}, b' "$BATS_TEST_TMPDIR/report.json"
     run row make_nodes
     assert_output "1500 1536000 20480 1536000 1024 4"
 }
+
+@test "libplace's own allocations are not the program's: /bin/true counts none, whatever the policy starts" {
+    # the policy file is parsed, site patterns resolved over every module, fork handlers
+    # and a report signal installed: all of it allocates, with the guard up
+    printf '[libplace]\nreport_signal = USR1\nsample = all\n[tier a]\nkind = dram\n[rule r]\nsize = 1M..\nsite = *\ndepth = 4\nto = a\n' \
+        >"$BATS_TEST_TMPDIR/p.ini"
+    rm -f "$BATS_TEST_TMPDIR/report.json"
+    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" \
+        LIBPLACE_REPORT="$BATS_TEST_TMPDIR/report.json" LIBPLACE_REPORT_FORMAT=json /bin/true
+    assert_success
+    run node dram allocations
+    assert_output 0
+    run node dram frees
+    assert_output 0
+}
