@@ -38,9 +38,8 @@ static inline bool place_profile_maybe(const void *p)
  * for a sample (place_sample, engine/sampler.h, then draws the next interval). */
 static inline bool place_sample_due(size_t size)
 {
-    struct place_thread *t = &place_self;
-    int64_t left = t->sample_left - (int64_t)size;
-    t->sample_left = left;
+    int64_t left = place_self.sample_left - (int64_t)size;
+    place_self.sample_left = left;
     return __builtin_expect(left <= 0, 0);
 }
 

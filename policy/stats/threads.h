@@ -102,12 +102,11 @@ static inline void place_count(unsigned n, unsigned m, int64_t delta)
  * counted before glibc answers, so an allocation glibc fails still counts. */
 static inline bool place_count_call(size_t size)
 {
-    struct place_thread *t = &place_self;
-    struct place_counts *c = t->counts;
-    int64_t left = t->sample_left - (int64_t)size;
+    struct place_counts *c = place_self.counts;
+    int64_t left = place_self.sample_left - (int64_t)size;
     if (__builtin_expect(c == NULL || left <= 0, 0))
         return false;
-    t->sample_left = left;
+    place_self.sample_left = left;
     place_relaxed_store(&c->allocs, c->allocs + 1);
     return true;
 }
