@@ -1,7 +1,6 @@
 #include "options.h"
 
 #include <ctype.h>
-#include <fnmatch.h>
 #include <limits.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -49,18 +48,13 @@ static const char *const launchers[] = {
     "zsh",    "ksh",     "mksh",
 };
 
-static bool matches(void *name, const char *glob)
-{
-    return fnmatch(glob, name, 0) != 0; /* false (a match) stops the split */
-}
-
 /* Whether this process writes a report: report_only names it, or, without report_only,
  * it is not a launcher. */
 static bool reports_here(const struct place_policy *p)
 {
     const char *name = program_invocation_short_name;
     if (*p->report_only)
-        return !place_value_split(p->report_only, ',', matches, (void *)name);
+        return place_value_globs_match(p->report_only, name);
     for (size_t k = 0; k < sizeof launchers / sizeof launchers[0]; k++)
         if (strcmp(name, launchers[k]) == 0)
             return false;

@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -285,6 +286,16 @@ bool place_value_split(const char *s, char sep, bool (*fn)(void *arg, const char
             return true;
         s = end + 1;
     }
+}
+
+static bool differs(void *name, const char *glob)
+{
+    return fnmatch(glob, name, 0) != 0; /* false (a match) stops the split */
+}
+
+bool place_value_globs_match(const char *globs, const char *name)
+{
+    return !place_value_split(globs, ',', differs, (void *)name);
 }
 
 bool place_value_duration(const char *s, unsigned *ms, struct place_buf *why)

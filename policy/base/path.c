@@ -38,7 +38,8 @@ const char *place_mpi_rank(void)
     return first_set(vars, sizeof vars / sizeof vars[0]);
 }
 
-const char *place_job_id(void)
+/* The batch job's id (Slurm, PBS, LSF, Flux), or NULL outside a job. */
+static const char *job_id(void)
 {
     static const char *const vars[] = {"SLURM_JOB_ID", "PBS_JOBID", "LSB_JOBID", "FLUX_JOB_ID"};
     return first_set(vars, sizeof vars / sizeof vars[0]);
@@ -125,7 +126,7 @@ int place_report_path(const char *tmpl, char *out, size_t cap)
             utc_stamp(&b, place_run.wall);
             break;
         case 'j': {
-            const char *job = place_job_id();
+            const char *job = job_id();
             component(&b, job ? job : "nojob");
             break;
         }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../config/values.h"
 #include "../base/glibc.h"
 #include "../base/elfsym.h"
 #include "../base/fmt.h"
@@ -108,30 +109,10 @@ static bool known_wrapper(const char *name)
     return false;
 }
 
-static bool user_wrapper(const char *name)
-{
-    for (const char *g = wrapper_globs; *g;) {
-        char glob[256];
-        size_t n = strcspn(g, ",");
-        while (*g == ' ')
-            g++, n--;
-        size_t len = n < sizeof glob ? n : sizeof glob - 1;
-        memcpy(glob, g, len);
-        while (len && glob[len - 1] == ' ')
-            len--;
-        glob[len] = 0;
-        if (*glob && fnmatch(glob, name, 0) == 0)
-            return true;
-        g += n;
-        g += *g == ',';
-    }
-    return false;
-}
-
 static int match_wrapper(void *arg, const char *name, uint64_t value, uint64_t size)
 {
     struct module *m = arg;
-    if (known_wrapper(name) || user_wrapper(name))
+    if (known_wrapper(name) || place_value_globs_match(wrapper_globs, name))
         add_range(m, m->base + value, m->base + value + size, PLACE_WRAPPER);
     return 0;
 }

@@ -191,7 +191,7 @@ __attribute__((noinline)) static void *fast_rare(struct place_site_pending *e, u
         due = place_sample_due(size);
     }
     if (due)
-        place_sample(p, size, (unsigned)(key >> 56), (uintptr_t)(key & ((1ull << 48) - 1)));
+        place_sample(p, size, place_site_key_tier(key), place_site_key_ra(key));
     place_guard_leave(PLACE_THREAD_ACTIVE);
     return call == PLACE_CALLOC ? memset(p, 0, size) : p;
 }
@@ -211,7 +211,7 @@ static inline __attribute__((always_inline)) void *from_bin(struct place_bins *b
     struct place_site_pending *e = place_site_entry(slot, key);
     if (__builtin_expect(!place_site_hit(e, key, size), 0))
         return fast_rare(e, key, size, p, call);
-    if (place_sample_due(size))
+    if (place_counting && place_sample_due(size)) /* only a report samples */
         return fast_rare(NULL, key, size, p, call);
     place_guard_leave(PLACE_THREAD_ACTIVE);
     return call == PLACE_CALLOC ? memset(p, 0, size) : p;
@@ -284,7 +284,7 @@ void *place_realloc(void *p, size_t size, uintptr_t ra)
         if (rule >= 0)
             place_count_rule(rule, ra, 0, size);
     }
-    return place_counting ? place_realloc_glibc(p, size, ra) : __libc_realloc(p, size);
+    return place_realloc_glibc(p, size, ra);
 }
 
 /* A block of size bytes in tier t alone, or NULL when t refuses. */

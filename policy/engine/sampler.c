@@ -13,7 +13,7 @@ static bool ready; /* libplace's constructor has run */
 
 void place_sampler_start(uint64_t rate, unsigned d, bool on)
 {
-    depth = d < 1 ? 1 : d > PLACE_MAX_DEPTH ? PLACE_MAX_DEPTH : d;
+    depth = d; /* 1..PLACE_MAX_DEPTH: the policy's report_depth */
     place_profile_start(rate, on);
     /* the interval drawn before start was at the default rate: drawn again at this one
      * (a thread that some library's constructor started before libplace's keeps its own) */
@@ -136,7 +136,7 @@ void place_uncount_glibc(void *p)
     place_count(0, 1, place_profile_maybe(p) ? -unsample(p) : 0);
 }
 
-void *place_realloc_glibc(void *p, size_t size, uintptr_t ra)
+void *place_realloc_counted(void *p, size_t size, uintptr_t ra)
 {
     if (place_guarded())
         return __libc_realloc(p, size);

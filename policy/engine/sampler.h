@@ -13,7 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../base/glibc.h"
 #include "../stats/profile.h"
+#include "../stats/threads.h"
 
 /* Once libplace is ready: the mean interval (0: every allocation), the frames kept per
  * site, and whether a report will read the profile (else nothing is sampled). */
@@ -42,8 +44,13 @@ void place_count_glibc(void *p, size_t size, uintptr_t ra);
 /* A glibc block's free, counted (a sampled one's weight leaves dram's estimate). */
 void place_uncount_glibc(void *p);
 
-/* realloc of glibc's block p (NULL: none) to size bytes, which glibc serves, counted as
- * the old block freed and a new one allocated. */
-void *place_realloc_glibc(void *p, size_t size, uintptr_t ra);
+void *place_realloc_counted(void *p, size_t size, uintptr_t ra);
+
+/* realloc of glibc's block p (NULL: none) to size bytes, which glibc serves; while a
+ * report counts, counted as the old block freed and a new one allocated. */
+static inline void *place_realloc_glibc(void *p, size_t size, uintptr_t ra)
+{
+    return place_counting ? place_realloc_counted(p, size, ra) : __libc_realloc(p, size);
+}
 
 #endif

@@ -8,10 +8,8 @@
 #include <libunwind.h>
 
 #include "../../config/policy.h"
-#include <sys/mman.h>
-
 #include "../base/claim.h"
-#include "../tiers/arena.h"
+#include "../base/pages.h"
 #include "modules.h"
 
 /* Process-wide: a return address's pattern matches, valid for one module generation.
@@ -134,9 +132,19 @@ static bool still_there(const struct memo *m)
     return true;
 }
 
-/* Unwinds, fills m with the frames from ra up, and says whether the stack slots of all
- * of them were found (only then can the memo be trusted later). */
-static bool unwind(struct memo *m, uintptr_t ra, unsigned depth)
+/* The caller's frame alone (its patterns: first): all that is needed when it matches
+ * every pattern, or all there is when the unwinder cannot see it. */
+static void caller_only(struct memo *m, uintptr_t ra, uint64_t first)
+{
+    m->val[0] = ra;
+    m->cum[0] = first;
+    m->n = 1;
+}
+
+/* Unwinds, fills m with the frames from ra (whose patterns are first) up, and says
+ * whether the stack slots of all of them were found (only then can the memo be trusted
+ * later). */
+static bool unwind(struct memo *m, uintptr_t ra, uint64_t first, unsigned depth)
 {
     unw_context_t ctx;
     unw_cursor_t c;
@@ -150,10 +158,8 @@ static bool unwind(struct memo *m, uintptr_t ra, unsigned depth)
                 found = true;
                 break;
             }
-    if (!found) { /* libunwind could not see the caller: ra alone */
-        m->val[0] = ra;
-        m->cum[0] = patterns_of(ra);
-        m->n = 1;
+    if (!found) {
+        caller_only(m, ra, first);
         return false;
     }
     bool trusted = true, readable = true;
@@ -178,21 +184,19 @@ static bool unwind(struct memo *m, uintptr_t ra, unsigned depth)
 /* The frames from ra up by libunwind's own backtrace, which keeps per thread the layout
  * of each frame it has seen (tens of nanoseconds a frame, no system call) but says
  * nothing of where each return address lies: the entry it fills is not trusted. */
-static void trace(struct memo *m, uintptr_t ra, unsigned depth)
+static void trace(struct memo *m, uintptr_t ra, uint64_t first, unsigned depth)
 {
     void *ips[8 + PLACE_MAX_DEPTH];
     int got = unw_backtrace(ips, 8 + (int)depth), k = 0;
     while (k < got && k < 8 && (uintptr_t)ips[k] != ra)
         k++;
-    m->n = 0;
-    if (k == got || k == 8) { /* libunwind could not see the caller: ra alone */
-        m->val[0] = ra;
-        m->cum[0] = patterns_of(ra);
-        m->n = 1;
+    if (k == got || k == 8) {
+        caller_only(m, ra, first);
         return;
     }
+    m->n = 0;
     uint64_t cum = 0;
-    for (; k < got && m->n < depth && (m->n == 0 || m->cum[m->n - 1] != all_patterns); k++) {
+    for (; k < got && m->n < depth && cum != all_patterns; k++) {
         m->val[m->n] = (uintptr_t)ips[k];
         m->slot[m->n] = 0;
         cum |= patterns_of((uintptr_t)ips[k]);
@@ -250,14 +254,12 @@ const uint64_t *place_site_masks(uintptr_t ra, unsigned depth, unsigned *n)
     }
     uint64_t first = patterns_of(ra);
     if (first == all_patterns) { /* the caller alone decides: nothing to unwind or check */
-        m->val[0] = ra;
-        m->cum[0] = first;
-        m->n = 1;
+        caller_only(m, ra, first);
         m->trusted = true;
     } else {
-        m->trusted = hot && unwind(m, ra, depth);
+        m->trusted = hot && unwind(m, ra, first, depth);
         if (!hot)
-            trace(m, ra, depth);
+            trace(m, ra, first, depth);
     }
     m->ra = ra;
     m->sp = sp;

@@ -7,7 +7,7 @@
 #include "cuda_path.h"
 #endif
 
-/* The guard is up while the tier holds its lock (memkind's arena lock, a pool's mutex):
+/* The guard is up while the tier holds its lock (an arena's slab or extent lock, a pool's mutex):
  * a signal handler that allocates meanwhile is served by glibc instead of waiting for a
  * lock its own thread holds. */
 __attribute__((noinline)) static void free_slow(void *p, struct place_tier *t)
@@ -24,7 +24,8 @@ __attribute__((noinline)) static void free_slow(void *p, struct place_tier *t)
  * loads and stores, no call (active: registered, and outside libplace). */
 static inline void free_placed(void *p, struct place_tier *t)
 {
-    place_sample_free(p);
+    if (place_counting) /* only a report samples: without one, no load of the filter */
+        place_sample_free(p);
     struct place_slabs *s = t->slabs;
     if (s && place_slabs_own(s, p) && place_self.state == PLACE_THREAD_ACTIVE) {
         /* the bin is read only once the guard is up (see place_alloc) */

@@ -54,7 +54,8 @@ void place_free_gated(void *p);
 static inline void place_free_unowned(void *p)
 {
     if (__builtin_expect(place_dry_run, 0)) {
-        place_sample_free(p); /* a planned block may be sampled too */
+        if (place_counting) /* a planned block may be sampled too */
+            place_sample_free(p);
         if (place_dry_free(p))
             return;
     }

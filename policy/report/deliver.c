@@ -47,10 +47,11 @@ static const char *why(int err)
 
 /* One report at a time: the gathered figures are one static table. A report from a
  * signal handler skips when another is being written (it may have interrupted that very
- * one); any other waits its turn. The writer's thread id tells a fatal signal's report
- * whether it interrupted its own thread's report. */
+ * one); any other waits its turn. `writing` tells a fatal signal's report whether it
+ * interrupted its own thread's report (a thread's own flag: a shared "who writes" would
+ * still name a thread that had finished when the next one took the turn). */
 static _Atomic bool busy;
-static _Atomic pid_t writer;
+static __thread bool writing __attribute__((tls_model("initial-exec")));
 
 static bool take_turn(int signal)
 {
@@ -59,15 +60,20 @@ static bool take_turn(int signal)
             return false;
         sched_yield();
     }
-    atomic_store(&writer, gettid());
+    writing = true;
     return true;
 }
 
-static void report(int fd, int signal, bool fatal)
+static void give_turn(void)
+{
+    writing = false;
+    atomic_store(&busy, false);
+}
+
+static void report(int fd, int signal)
 {
     static struct place_gathered g;
     place_gather(&g, signal);
-    g.fatal = fatal;
     if (place_config.report_format == PLACE_REPORT_JSON)
         place_report_json(fd, &g);
     else
@@ -77,20 +83,19 @@ static void report(int fd, int signal, bool fatal)
 /* A report asked for while the program runs (a signal, place_report_now) goes to a file
  * of its own: the path with .N appended (N counts them), so that neither it nor the exit
  * report clobbers the other. */
-static void write_to(const char *dest, int signal, bool numbered, bool fatal);
+static void write_to(const char *dest, int signal, bool numbered);
 
 void place_report_postfork_child(void)
 {
-    atomic_store(&writer, 0);
-    atomic_store(&busy, false);
+    give_turn();
 }
 
 static void report_to(const char *dest, int signal, bool numbered)
 {
     if (!take_turn(signal))
         return;
-    write_to(dest, signal, numbered, false);
-    atomic_store(&busy, false);
+    write_to(dest, signal, numbered);
+    give_turn();
 }
 
 /* A character device the report path names, opened for the report: /dev/null discards
@@ -154,12 +159,12 @@ static int open_report(const char *dest, bool numbered, bool *own)
     return fd >= 0 ? fd : place_stderr();
 }
 
-static void write_to(const char *dest, int signal, bool numbered, bool fatal)
+static void write_to(const char *dest, int signal, bool numbered)
 {
     int saved = errno;
     bool own;
     int fd = open_report(dest, numbered, &own);
-    report(fd, signal, fatal);
+    report(fd, signal);
     if (own)
         close(fd);
     errno = saved;
@@ -194,11 +199,11 @@ void place_report_fatal(int sig)
     if (!place_options.report)
         return;
     while (!take_turn(sig)) {
-        if (atomic_load(&writer) == gettid())
+        if (writing)
             return;
         sched_yield();
     }
-    write_to(place_options.report, sig, false, true);
+    write_to(place_options.report, sig, false);
 }
 
 void place_report_on_signal(int sig)

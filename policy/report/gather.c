@@ -27,6 +27,9 @@ static void header(struct place_gathered *g, int signal)
     g->ms = (uint64_t)((now.tv_sec - place_run.start.tv_sec) * 1000 +
                        (now.tv_nsec - place_run.start.tv_nsec) / 1000000);
     g->signal = signal;
+    /* a signal's report is the report signal's, or else a fatal one's (shim/fatal.c holds
+     * every fatal signal but the report signal) */
+    g->fatal = signal && signal != place_config.report_signal;
     g->pid = getpid();
     g->forked_from = place_run.forked_from;
     g->program = program_invocation_short_name;

@@ -191,15 +191,15 @@ static void profile(struct place_json *j, const struct place_gathered *g)
         }
         place_json_close(j, ']');
         place_json_uint(j, "samples", r->samples);
-        place_json_uint(j, "calls", (uint64_t)(r->calls + 0.5));
-        place_json_uint(j, "bytes", (uint64_t)(r->bytes + 0.5));
-        place_json_uint(j, "live", (uint64_t)(r->live + 0.5));
-        place_json_uint(j, "peak", (uint64_t)(r->peak + 0.5));
-        place_json_uint(j, "mean_size", r->calls > 0 ? (uint64_t)(r->bytes / r->calls + 0.5) : 0);
+        place_json_uint(j, "calls", r->calls);
+        place_json_uint(j, "bytes", r->bytes);
+        place_json_uint(j, "live", r->live);
+        place_json_uint(j, "peak", r->peak);
+        place_json_uint(j, "mean_size", r->mean);
         place_json_open(j, "tiers", '{');
         for (unsigned i = 0; i < g->ntiers; i++)
-            if (r->tier_bytes[i] > 0)
-                place_json_uint(j, g->nodes[i].name, (uint64_t)(r->tier_bytes[i] + 0.5));
+            if (r->tier_bytes[i])
+                place_json_uint(j, g->nodes[i].name, r->tier_bytes[i]);
         place_json_close(j, '}');
         place_json_close(j, '}');
     }

@@ -162,6 +162,26 @@ static void text_rules(int fd, const struct place_gathered *g)
     }
 }
 
+/* A code address as the report names it: its symbol and module offset, or the offset. */
+static void where_text(struct place_buf *b, const char *symbol, const char *site)
+{
+    if (*symbol)
+        place_bprintf(b, "%s (%s)", symbol, site);
+    else
+        place_bprintf(b, "%s", site);
+}
+
+/* The bytes per node that are not 0, as "name size, name size". */
+static void tiers_text(struct place_buf *t, const struct place_gathered *g, const uint64_t *bytes)
+{
+    for (unsigned i = 0; i < g->ntiers; i++)
+        if (bytes[i]) {
+            char size[PLACE_SIZE_STR];
+            place_bprintf(t, "%s%s %s", t->len ? ", " : "", g->nodes[i].name,
+                          place_size_str(size, (int64_t)bytes[i]));
+        }
+}
+
 static void text_sites(int fd, const struct place_gathered *g)
 {
     if (!g->nsites)
@@ -179,16 +199,8 @@ static void text_sites(int fd, const struct place_gathered *g)
                        place_size_str(bytes, (int64_t)s->bytes), (unsigned long long)s->allocs);
             continue;
         }
-        if (*w->symbol)
-            place_bprintf(&b, "%s (%s)", w->symbol, w->site);
-        else
-            place_bprintf(&b, "%s", w->site);
-        for (unsigned i = 0; i < g->ntiers; i++)
-            if (s->tier_allocs[i]) {
-                char bytes[PLACE_SIZE_STR];
-                place_bprintf(&t, "%s%s %s", t.len ? ", " : "", g->nodes[i].name,
-                              place_size_str(bytes, (int64_t)s->tier_bytes[i]));
-            }
+        where_text(&b, w->symbol, w->site);
+        tiers_text(&t, g, s->tier_bytes);
         if (s->fallbacks) {
             struct place_buf f = PLACE_BUF(fell);
             place_bprintf(&f, "; %llu fell back", (unsigned long long)s->fallbacks);
@@ -197,12 +209,6 @@ static void text_sites(int fd, const struct place_gathered *g)
                    (unsigned long long)s->allocs, where,
                    s->rule ? s->rule : "no rule", split, fell);
     }
-}
-
-/* A byte estimate, rounded. */
-static const char *estimate(char *out, double v)
-{
-    return place_size_str(out, (int64_t)(v + 0.5));
 }
 
 static void text_profile(int fd, const struct place_gathered *g)
@@ -226,24 +232,16 @@ static void text_profile(int fd, const struct place_gathered *g)
         struct place_buf b = PLACE_BUF(where), t = PLACE_BUF(split);
         if (!r->n)
             place_bprintf(&b, "(other sites: the profile's table was full)");
-        else if (*p->frames[0].symbol)
-            place_bprintf(&b, "%s (%s)", p->frames[0].symbol, p->frames[0].site);
         else
-            place_bprintf(&b, "%s", p->frames[0].site);
-        /* where its blocks went, when that is not dram alone */
-        if (r->tier_bytes[0] < r->bytes)
-            for (unsigned i = 0; i < g->ntiers; i++)
-                if (r->tier_bytes[i] > 0) {
-                    char bytes[PLACE_SIZE_STR];
-                    place_bprintf(&t, "%s%s %s", t.len ? ", " : " -> ", g->nodes[i].name,
-                                  estimate(bytes, r->tier_bytes[i]));
-                }
+            where_text(&b, p->frames[0].symbol, p->frames[0].site);
+        if (r->tier_bytes[0] < r->bytes) /* where its blocks went, when not dram alone */
+            tiers_text(&t, g, r->tier_bytes);
         char bytes[PLACE_SIZE_STR], live[PLACE_SIZE_STR], peak[PLACE_SIZE_STR],
             mean[PLACE_SIZE_STR];
-        place_line(fd, "  %10s %10llu %10s %10s %10s  %s%s", estimate(bytes, r->bytes),
-                   (unsigned long long)(r->calls + 0.5),
-                   estimate(live, r->live), estimate(peak, r->peak),
-                   estimate(mean, r->calls > 0 ? r->bytes / r->calls : 0), where, split);
+        place_line(fd, "  %10s %10llu %10s %10s %10s  %s%s%s", place_size_str(bytes, (int64_t)r->bytes),
+                   (unsigned long long)r->calls, place_size_str(live, (int64_t)r->live),
+                   place_size_str(peak, (int64_t)r->peak), place_size_str(mean, (int64_t)r->mean),
+                   where, t.len ? " -> " : "", split);
     }
     if (g->lost)
         place_line(fd, "%llu samples could not be kept (no memory for the table): their frees "

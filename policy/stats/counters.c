@@ -22,14 +22,17 @@ static void lower_to(_Atomic int64_t *v, int64_t now)
         ;
 }
 
-/* The bytes in use moved to now: the peak, and the band of the timeline's interval
- * (policy/stats/timeline.c resets it at each point, so a burst between two points shows
- * in it; kept only while there is a timeline). */
-static void moved(struct place_node_stats *s, int64_t now)
+/* The bytes in use moved by delta to now: the peak, and the band of the timeline's
+ * interval (policy/stats/timeline.c resets it at each point, so a burst between two
+ * points shows in it; kept only while there is a timeline). A rise can only raise, a
+ * fall only lower. */
+static void moved(struct place_node_stats *s, int64_t now, int64_t delta)
 {
-    raise_to(&s->peak, now);
-    if (place_timeline_on) {
-        raise_to(&s->hi, now);
+    if (delta > 0) {
+        raise_to(&s->peak, now);
+        if (place_timeline_on)
+            raise_to(&s->hi, now);
+    } else if (place_timeline_on) {
         lower_to(&s->lo, now);
     }
 }
@@ -43,7 +46,7 @@ void place_stats_add(struct place_node_stats *s, const struct place_counts *c)
     if (c->bytes) {
         int64_t now =
             atomic_fetch_add_explicit(&s->bytes, c->bytes, memory_order_relaxed) + c->bytes;
-        moved(s, now);
+        moved(s, now, c->bytes);
     }
 }
 
@@ -86,7 +89,7 @@ bool place_stats_reserve(struct place_node_stats *s, int64_t bytes, uint64_t lim
             return false;
     } while (!atomic_compare_exchange_weak_explicit(&s->bytes, &now, now + bytes,
                                                     memory_order_seq_cst, memory_order_relaxed));
-    moved(s, now + bytes);
+    moved(s, now + bytes, bytes);
     return true;
 }
 
@@ -95,5 +98,5 @@ void place_stats_release(struct place_node_stats *s, int64_t bytes)
     /* seq_cst: a waiter that read the counter before this must see the wake-up after it
      * (policy/engine/chain.c) */
     int64_t now = atomic_fetch_sub_explicit(&s->bytes, bytes, memory_order_seq_cst) - bytes;
-    moved(s, now);
+    moved(s, now, -bytes);
 }

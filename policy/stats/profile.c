@@ -3,7 +3,9 @@
 #include <math.h>
 #include <pthread.h>
 #include <string.h>
-#include <sys/mman.h>
+
+#include "../base/pages.h"
+#include "../base/top.h"
 
 uint8_t place_profile_filter[1u << PLACE_FILTER_BITS];
 
@@ -49,7 +51,6 @@ struct site {
     double tier_bytes[PLACE_MAX_TIERS];
 };
 static struct site sites[SITES + 1];
-static unsigned nsites;
 
 struct block {
     uintptr_t p; /* 0: free */
@@ -83,7 +84,6 @@ static uint32_t site_of(const struct place_sample *s)
             e->hash = h;
             e->n = s->n;
             memcpy(e->frames, s->frames, s->n * sizeof s->frames[0]);
-            nsites++;
             return (uint32_t)(e - sites);
         }
     }
@@ -118,9 +118,9 @@ static bool room(void)
     if (2 * (used + 1) <= capacity)
         return true;
     size_t cap = capacity ? 2 * capacity : 4096;
-    struct block *t = mmap(NULL, cap * sizeof *t, PROT_READ | PROT_WRITE,
-                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (t == MAP_FAILED)
+    size_t bytes = cap * sizeof(struct block);
+    struct block *t = place_reserve(&bytes, bytes, MAP_NORESERVE);
+    if (!t)
         return false;
     for (size_t k = 0; k < capacity; k++)
         if (blocks[k].p)
@@ -217,18 +217,27 @@ bool place_profile_remove(const void *p, unsigned *tier, int64_t *held)
     return b != NULL;
 }
 
+/* An estimate as a count: rounded, and never below 0 (the live bytes of a site whose
+ * frees outweighed its samples). */
+static uint64_t count(double v)
+{
+    return v > 0 ? (uint64_t)(v + 0.5) : 0;
+}
+
 static struct place_profile_row row_of(const struct site *s)
 {
     struct place_profile_row r = {
         .n = s == &sites[OTHER] ? 0 : s->n,
         .samples = s->samples,
-        .calls = s->calls,
-        .bytes = s->bytes,
-        .live = s->live > 0 ? s->live : 0,
-        .peak = s->peak,
+        .calls = count(s->calls),
+        .bytes = count(s->bytes),
+        .live = count(s->live),
+        .peak = count(s->peak),
+        .mean = s->calls > 0 ? count(s->bytes / s->calls) : 0,
     };
     memcpy(r.frames, s->frames, sizeof r.frames);
-    memcpy(r.tier_bytes, s->tier_bytes, sizeof r.tier_bytes);
+    for (unsigned k = 0; k < PLACE_MAX_TIERS; k++)
+        r.tier_bytes[k] = count(s->tier_bytes[k]);
     return r;
 }
 
@@ -242,14 +251,8 @@ unsigned place_profile_top(struct place_profile_row *out, unsigned n, unsigned *
         if (!sites[j].samples)
             continue;
         ++*total;
-        unsigned at = got < n ? got++ : n;
-        while (at > 0 && out[at - 1].bytes < sites[j].bytes) {
-            if (at < n)
-                out[at] = out[at - 1];
-            at--;
-        }
-        if (at < n)
-            out[at] = row_of(&sites[j]);
+        struct place_profile_row r = row_of(&sites[j]);
+        PLACE_TOP_INSERT(out, n, &got, r, bytes);
     }
     *r = rate;
     *l = lost;

@@ -67,13 +67,12 @@ int64_t place_profile_add(const void *p, const struct place_sample *s);
  * in held bytes, which that node's estimate loses. */
 bool place_profile_remove(const void *p, unsigned *tier, int64_t *held);
 
-/* One site of the profile, as it stands: estimates, in bytes asked. */
+/* One site of the profile, as it stands: estimates, rounded, in bytes asked. */
 struct place_profile_row {
     uintptr_t frames[PLACE_MAX_DEPTH]; /* 0 frames: the sites that did not fit the table */
     unsigned n;
-    uint64_t samples;
-    double calls, bytes, live, peak;
-    double tier_bytes[PLACE_MAX_TIERS];
+    uint64_t samples, calls, bytes, live, peak, mean; /* mean: bytes per call */
+    uint64_t tier_bytes[PLACE_MAX_TIERS];
 };
 
 /* The n sites with the most bytes, largest first, into out; returns how many, with the

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../base/claim.h"
+#include "../base/top.h"
 
 /* A full neighbourhood counts into its rule's "other sites" entry, after the table. */
 enum { SITE_BITS = 12, SITES = 1 << SITE_BITS, SITE_PROBES = 32 };
@@ -13,16 +14,11 @@ static struct {
     _Atomic uint64_t allocs, bytes;
 } sites[SITES + PLACE_MAX_RULES + 1]; /* then "other sites" of rule -1 (none), 0, 1, ... */
 
-static int rule_of(uint64_t key)
-{
-    return (int)((key >> 48) & 0xff) - 1;
-}
-
 /* The table's entry for key (claimed if new), or its rule's "other sites". */
 static long entry(uint64_t key)
 {
     long i = place_claim(site_keys, SITE_BITS, SITE_PROBES, key);
-    return i < 0 ? SITES + 1 + rule_of(key) : i;
+    return i < 0 ? SITES + 1 + place_site_key_rule(key) : i;
 }
 
 static void add_site(long i, uint64_t allocs, uint64_t bytes)
@@ -68,9 +64,9 @@ static struct place_site_count read_entry(unsigned j)
 {
     uint64_t key = j < SITES ? atomic_load_explicit(&site_keys[j], memory_order_relaxed) : 0;
     struct place_site_count c = {
-        .ra = (uintptr_t)(key & ((1ull << 48) - 1)),
-        .rule = j < SITES ? rule_of(key) : (int)(j - SITES) - 1,
-        .tier = (int)(key >> 56),
+        .ra = place_site_key_ra(key),
+        .rule = j < SITES ? place_site_key_rule(key) : (int)(j - SITES) - 1,
+        .tier = (int)place_site_key_tier(key),
         .allocs = atomic_load_explicit(&sites[j].allocs, memory_order_relaxed),
         .bytes = atomic_load_explicit(&sites[j].bytes, memory_order_relaxed),
     };
@@ -96,14 +92,7 @@ unsigned place_sites_top(struct place_site_count *out, unsigned n, unsigned *tot
         if (!c.allocs)
             continue;
         ++*total;
-        unsigned at = got < n ? got++ : n;
-        while (at > 0 && out[at - 1].bytes < c.bytes) {
-            if (at < n)
-                out[at] = out[at - 1];
-            at--;
-        }
-        if (at < n)
-            out[at] = c;
+        PLACE_TOP_INSERT(out, n, &got, c, bytes);
     }
     return got;
 }

@@ -21,6 +21,22 @@ static inline uint64_t place_site_key(uintptr_t ra, int rule, unsigned tier)
     return (uint64_t)ra | (uint64_t)(rule + 1) << 48 | (uint64_t)tier << 56;
 }
 
+/* A key's parts: its return address, rule (-1: none) and tier. */
+static inline uintptr_t place_site_key_ra(uint64_t key)
+{
+    return (uintptr_t)(key & ((1ull << 48) - 1));
+}
+
+static inline int place_site_key_rule(uint64_t key)
+{
+    return (int)((key >> 48) & 0xff) - 1;
+}
+
+static inline unsigned place_site_key_tier(uint64_t key)
+{
+    return (unsigned)(key >> 56);
+}
+
 /* Where a site's key sits in a thread's pending sites. */
 static inline unsigned place_site_slot(uint64_t key)
 {

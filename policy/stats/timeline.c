@@ -15,8 +15,8 @@ static int64_t interval; /* 0: every change, until the table first fills */
 static struct place_timeline line;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* The coarse clock is a vDSO read of a few nanoseconds with the kernel tick's resolution,
- * which is fine enough for intervals of 5 ms and more. */
+/* The coarse clock is a vDSO read of a few nanoseconds with the kernel tick's resolution
+ * (1 to 4 ms): past MIN_INTERVAL_NS, the tick is the timeline's finest interval. */
 int64_t place_coarse_ns(void)
 {
     struct timespec ts;

@@ -40,7 +40,8 @@ static inline void place_timeline_tick(void)
         place_timeline_sample();
 }
 
-/* The points: n of them, times in ms since start, bytes[k][tier]. For the report, which
+/* The points: n of them, times in ms since start, bytes[k][tier], and lo/hi[k][tier],
+ * the band since point k - 1. For the report, which
  * takes one last sample first and gets a copy (without wait, only if the table is free:
  * a report from a signal handler may have interrupted a sample; then the last copy). */
 struct place_timeline {

@@ -8,6 +8,7 @@
 
 #include "../../config/policy.h"
 #include "../base/guard.h"
+#include "../base/pages.h"
 #include "cache.h"
 #include "owner.h"
 #include "tier.h"
@@ -48,16 +49,6 @@ static int create(struct place_arena *a, struct place_tier *t, size_t want,
     a->lo = p;
     a->len = len;
     return 0;
-}
-
-void *place_reserve(size_t *len, size_t least, int flags)
-{
-    for (; *len >= least; *len /= 2) {
-        void *p = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
-        if (p != MAP_FAILED)
-            return p;
-    }
-    return NULL;
 }
 
 size_t place_ram(void)

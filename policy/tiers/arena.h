@@ -43,17 +43,13 @@ struct place_arena_spec {
  * with t->unavailable saying what failed. The operations below then serve t. */
 int place_arena_tier(struct place_tier *t, const struct place_arena_spec *spec);
 
-/* Reserves address space: *len bytes, halved while the kernel refuses (strict
- * overcommit) down to least; mmap's flags besides private and anonymous. NULL when even
- * least is refused; *len is what was mapped. */
-void *place_reserve(size_t *len, size_t least, int flags);
-
 /* The machine's memory in bytes. */
 size_t place_ram(void);
 
 /* The tier operations of every arena tier (t->state is its arena): take and give (the
  * arena counts its own bytes: tiers/cache.h), usable size, reclaim (the calling thread's
- * cache, then empty slabs' pages back to the kernel). */
+ * cache and the deferred frees, then empty slabs' and free runs' pages back to the
+ * kernel). */
 void *place_arena_take(struct place_tier *t, const struct place_request *r, bool force,
                        bool *limited);
 void place_arena_give(struct place_tier *t, void *p);

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "../stats/timeline.h"
-#include "arena.h"
+#include "../base/pages.h"
 
 /* Every cache ever made; a thread's goes back to the list for the next thread when it
  * exits, emptied. The lock is taken when a thread makes or leaves one, and across fork. */

@@ -3,6 +3,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "../base/pages.h"
+
 enum { NONE = UINT32_MAX, RUN_USED = 0, RUN_CLEAN, RUN_DIRTY, ZERO_BY_KERNEL = 256 << 10 };
 
 int place_extents_init(struct place_extents *e, void *lo, size_t len, size_t unit,
@@ -13,9 +15,9 @@ int place_extents_init(struct place_extents *e, void *lo, size_t len, size_t uni
         n = INT32_MAX;
     if (!n)
         return -1;
-    void *run = mmap(NULL, n * sizeof(struct place_page_run), PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (run == MAP_FAILED)
+    size_t bytes = n * sizeof(struct place_page_run);
+    void *run = place_reserve(&bytes, bytes, MAP_NORESERVE);
+    if (!run)
         return -1;
     pthread_mutex_init(&e->lock, NULL);
     e->lo = lo;

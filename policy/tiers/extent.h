@@ -73,7 +73,7 @@ size_t place_extents_usable(const struct place_extents *e, const void *p);
 /* Every free run's pages back to the kernel: the bytes given back. */
 size_t place_extents_trim(struct place_extents *e);
 
-/* fork: the lock held across it, then released (or made anew in the child). */
+/* fork: the lock is held across it and released on both sides. */
 void place_extents_prefork(struct place_extents *e);
 void place_extents_postfork(struct place_extents *e);
 

@@ -1,7 +1,7 @@
 /* numa: explicit NUMA nodes, with bind, preferred or interleave (libnuma's meaning).
  *
  * An arena (tiers/arena.h) whose whole range is mbind()ed to the tier's nodes before
- * memkind carves blocks out of it (tiers/binding.h), so every page a block touches is
+ * any block is carved out of it (tiers/binding.h), so every page a block touches is
  * placed by the kernel under that policy, and the tier's blocks are told apart by
  * address. */
 #include "../../config/policy.h"

@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 
 #include "../../config/policy.h"
+#include "../base/pages.h"
 #include "arena.h"
 #include "driver.h"
 #include "owner.h"

@@ -2,6 +2,8 @@
 
 #include <sys/mman.h>
 
+#include "../base/pages.h"
+
 enum { SLAB = 1 << PLACE_SLAB_SHIFT };
 
 const uint32_t place_class_size[PLACE_CLASSES] = {
@@ -33,9 +35,9 @@ int place_slabs_init(struct place_slabs *s, void *lo, size_t len, bool keep_page
     len -= at - (uintptr_t)lo;
     lo = (void *)at;
     size_t n = len >> PLACE_SLAB_SHIFT;
-    void *meta = mmap(NULL, n * sizeof(struct place_slab), PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (meta == MAP_FAILED)
+    size_t bytes = n * sizeof(struct place_slab);
+    void *meta = place_reserve(&bytes, bytes, MAP_NORESERVE);
+    if (!meta)
         return -1;
     pthread_mutex_init(&s->lock, NULL);
     s->lo = s->carve = lo;

@@ -30,9 +30,8 @@ def check_ranks(reports, force):
     second claim, nor is one process's report given twice)."""
     claims = {}
     for name, doc in reports:
-        entries = doc["merged"] if isinstance(doc.get("merged"), list) else [doc]
-        for e in entries:
-            if isinstance(e, dict) and e.get("rank") is not None and e.get("forked_from") is None:
+        for e in merged_inputs([doc]):
+            if e.get("rank") is not None and e.get("forked_from") is None:
                 processes = claims.setdefault(e["rank"], {})
                 processes.setdefault((e.get("host"), e.get("pid")),
                                      f"{name} (pid {e.get('pid')}, {e.get('program')})")
@@ -244,23 +243,28 @@ def merge_site(sites):
 
 
 def merge_profiles(docs):
-    """The processes' profiles as one: a site is its frames; estimates add up, and so do
-    peaks (each process's own peak: a bound on the job's). Processes sampled at different
+    """The processes' profiles as one, a site being its frames: estimates add up, and so
+    do peaks (each process's own: a bound on the job's). Processes sampled at different
     rates still add up (each estimate is unbiased); the rate shown is the first's."""
     profiles = [d["profile"] for d in docs if "profile" in d]
-    sites = {}
+    groups = {}
     for p in profiles:
         for s in p["top"]:
-            key = tuple(f["site"] for f in s["frames"])
-            into = sites.get(key)
-            if into is None:
-                sites[key] = {**s, "tiers": dict(s["tiers"])}
-                continue
-            for k in ("samples", "calls", "bytes", "live", "peak"):
-                into[k] += s[k]
-            into["mean_size"] = into["bytes"] // into["calls"] if into["calls"] else 0
-            for name, n in s["tiers"].items():
-                into["tiers"][name] = into["tiers"].get(name, 0) + n
-    top = sorted(sites.values(), key=lambda s: -s["bytes"])
+            groups.setdefault(tuple(f["site"] for f in s["frames"]), []).append(s)
+    top = sorted((merge_profile_site(sites) for sites in groups.values()),
+                 key=lambda s: -s["bytes"])
     return {"sample": profiles[0]["sample"], "lost": sum(p["lost"] for p in profiles),
-            "total": max([p["total"] for p in profiles] + [len(sites)]), "top": top}
+            "total": max([p["total"] for p in profiles] + [len(groups)]), "top": top}
+
+
+def merge_profile_site(sites):
+    merged = {"frames": sites[0]["frames"]}
+    for key in ("samples", "calls", "bytes", "live", "peak"):
+        merged[key] = sum(s[key] for s in sites)
+    merged["mean_size"] = round(merged["bytes"] / merged["calls"]) if merged["calls"] else 0
+    tiers = {}
+    for s in sites:
+        for name, n in s["tiers"].items():
+            tiers[name] = tiers.get(name, 0) + n
+    merged["tiers"] = tiers
+    return merged

@@ -148,7 +148,7 @@ def profile_lines(doc):
     for s in top:
         frames = s["frames"]
         where = (frames[0]["symbol"] or frames[0]["site"]) if frames else \
-            "(sites that did not fit the table)"
+            "(other sites: the profile's table was full)"
         if len(frames) > 1:
             where += " < " + (frames[1]["symbol"] or frames[1]["site"])
         tiers = " / ".join(f"{name} {size_str(n)}"
