@@ -47,7 +47,7 @@ struct place_tier *place_whose_any(const void *p);
 /* free() of p, which is in tier t's range. */
 void place_free_placed(void *p, struct place_tier *t);
 
-/* free() of a pointer inside free's gate (tiers/owner.h), NULL included. */
+/* free() of a pointer inside free's gate (tiers/owner.h), which never holds NULL. */
 void place_free_gated(void *p);
 
 /* Frees p, which no tier's range holds: a dry run's planned block, or glibc's, counted. */

@@ -106,4 +106,18 @@ static inline void place_relaxed_store(uint64_t *p, uint64_t v)
     __atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
 
+/* Adds d to a counter that only the calling thread writes and other threads read. On
+ * x86-64 one unlocked add to memory: its store is one aligned word, which a reader sees
+ * whole, and a signal handler on this thread sees it done or not begun. The relaxed load
+ * and store the compiler would emit instead are three instructions on every counted
+ * call. */
+static inline void place_own_add(uint64_t *n, uint64_t d)
+{
+#if defined(__x86_64__)
+    __asm__("addq %1, %0" : "+m"(*n) : "er"(d));
+#else
+    place_relaxed_store(n, *n + d);
+#endif
+}
+
 #endif

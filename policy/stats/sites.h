@@ -61,8 +61,8 @@ static inline bool place_site_hit(struct place_site_pending *e, uint64_t key, si
 {
     if (__atomic_load_n(&e->key, __ATOMIC_RELAXED) != key)
         return false;
-    place_relaxed_store(&e->allocs, e->allocs + 1);
-    place_relaxed_store(&e->bytes, e->bytes + size);
+    place_own_add(&e->allocs, 1);
+    place_own_add(&e->bytes, size);
     return true;
 }
 

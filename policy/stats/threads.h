@@ -51,8 +51,7 @@ static inline struct place_placed_counts *place_own_placed(void)
 static inline void place_placed_count(struct place_placed_counts *c, unsigned k,
                                       enum place_event e)
 {
-    uint64_t *n = e == PLACE_EV_ALLOCS ? &c->allocs[k] : &c->frees[k];
-    place_relaxed_store(n, *n + 1);
+    place_own_add(e == PLACE_EV_ALLOCS ? &c->allocs[k] : &c->frees[k], 1);
 }
 
 /* The same in the thread's slot, or in the shared counters when it has none. */
@@ -86,9 +85,9 @@ static inline void place_count(unsigned n, unsigned m, int64_t delta)
         return;
     }
     if (n)
-        place_relaxed_store(&c->allocs, c->allocs + n);
+        place_own_add(&c->allocs, n);
     if (m)
-        place_relaxed_store(&c->frees, c->frees + m);
+        place_own_add(&c->frees, m);
     int64_t b = c->bytes + delta;
     place_relaxed_store((uint64_t *)&c->bytes, (uint64_t)b);
     /* |b| > batch, in one compare */
@@ -107,7 +106,7 @@ static inline bool place_count_call(size_t size)
     if (__builtin_expect(c == NULL || left <= 0, 0))
         return false;
     place_self.sample_left = left;
-    place_relaxed_store(&c->allocs, c->allocs + 1);
+    place_own_add(&c->allocs, 1);
     return true;
 }
 
@@ -118,7 +117,7 @@ static inline bool place_count_free(const void *p)
     struct place_counts *c = place_self.counts;
     if (__builtin_expect(c == NULL || place_profile_maybe(p), 0))
         return false;
-    place_relaxed_store(&c->frees, c->frees + 1);
+    place_own_add(&c->frees, 1);
     return true;
 }
 

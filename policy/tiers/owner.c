@@ -2,7 +2,10 @@
 
 #include <pthread.h>
 
-struct place_owner_table place_owners = {.lo = 0, .span = UINTPTR_MAX, .wide = true};
+/* The wide gate is [1, UINTPTR_MAX): free(NULL) goes straight to glibc, and the paths
+ * behind the gate never see it. */
+enum { WIDE_LO = 1 };
+struct place_owner_table place_owners = {.lo = WIDE_LO, .span = UINTPTR_MAX - WIDE_LO, .wide = true};
 
 /* Publishes the gate: wide, or the ranges' interval. A gate that grows (lo no higher)
  * takes its span first: a reader that sees the new lo sees the new span, and
@@ -10,8 +13,8 @@ struct place_owner_table place_owners = {.lo = 0, .span = UINTPTR_MAX, .wide = t
  * (from wide, at start) is set while no placed block exists yet (engine/place.h). */
 static void publish(void)
 {
-    uintptr_t lo = place_owners.wide ? 0 : place_owners.ranges_lo;
-    uintptr_t span = place_owners.wide ? UINTPTR_MAX : place_owners.ranges_span;
+    uintptr_t lo = place_owners.wide ? WIDE_LO : place_owners.ranges_lo;
+    uintptr_t span = place_owners.wide ? UINTPTR_MAX - WIDE_LO : place_owners.ranges_span;
     if (lo > place_owners.lo) {
         __atomic_store_n(&place_owners.lo, lo, __ATOMIC_RELEASE);
         __atomic_store_n(&place_owners.span, span, __ATOMIC_RELEASE);

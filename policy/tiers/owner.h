@@ -11,6 +11,7 @@
 #ifndef PLACE_OWNER_H
 #define PLACE_OWNER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,9 +45,9 @@ void place_owner_remove(void *p);
 
 struct place_tier *place_owner_lookup(uintptr_t a);
 
-/* The gate free() tests (one subtraction, one compare; NULL included): the ranges'
- * enclosing interval, or every pointer (wide) while something else must see every free
- * (counting, a dry run's planned blocks). Wide until the constructor says. */
+/* The gate free() tests (one subtraction, one compare): the ranges' enclosing interval,
+ * or every pointer but NULL (wide) while something else must see every free (counting,
+ * a dry run's planned blocks). Wide until the constructor says. */
 void place_owner_gate(bool wide);
 
 static inline bool place_owner_gated(const void *p)
@@ -64,19 +65,28 @@ static inline bool place_owner_gated(const void *p)
 void place_owner_prefork(void);
 void place_owner_postfork(void);
 
-/* acquire: a pointer handed over from another thread comes with its range. The first
- * range (a policy's first arena) is tried inline. */
-static inline struct place_tier *place_owner(const void *p)
+/* Whether p lies outside every range: certain, one compare (acquire: a pointer handed
+ * over from another thread comes with its range). */
+static inline bool place_owner_outside(const void *p)
+{
+    return (uintptr_t)p - __atomic_load_n(&place_owners.ranges_lo, __ATOMIC_ACQUIRE) >=
+           __atomic_load_n(&place_owners.ranges_span, __ATOMIC_ACQUIRE);
+}
+
+/* The tier whose range holds p, which lies inside the ranges' interval, or NULL. The
+ * first range (a policy's first arena) is tried inline. */
+static inline struct place_tier *place_owner_inside(const void *p)
 {
     uintptr_t a = (uintptr_t)p;
-    if (__builtin_expect(a - __atomic_load_n(&place_owners.ranges_lo, __ATOMIC_ACQUIRE) >=
-                             __atomic_load_n(&place_owners.ranges_span, __ATOMIC_ACQUIRE),
-                         1))
-        return NULL;
     const struct place_range *r = &place_owners.range[0];
     if (a < __atomic_load_n(&r->hi, __ATOMIC_ACQUIRE) && a >= r->lo)
         return r->tier;
     return place_owner_lookup(a);
+}
+
+static inline struct place_tier *place_owner(const void *p)
+{
+    return __builtin_expect(place_owner_outside(p), 1) ? NULL : place_owner_inside(p);
 }
 
 #endif
