@@ -145,7 +145,7 @@ __attribute__((constructor)) static void place_init(void)
     bool placing = (place_config.nrules || devices) && !place_options.untouched;
     /* before the rules start: the modules' wrappers are part of every site */
     place_sampler_start(place_config.sample, place_config.report_depth, reporting);
-    if (reporting)
+    if (reporting || (placing && place_config.npatterns))
         place_modules_wrappers(place_config.wrappers);
     place_tiers_init(placing ? &place_config : NULL);
     place_gates_set(reporting, placing && place_config.dry_run);

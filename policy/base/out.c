@@ -37,18 +37,24 @@ void place_keep_stderr(void)
         errno = saved;
         return;
     }
-    /* The highest descriptor the limit allows, up to 4095: as far as can be from the
-     * numbers programs choose for themselves (bash, for one, treats an open
-     * close-on-exec descriptor it is told to redirect as its own and restores it), and
-     * no higher, so that the kernel's descriptor table stays small. With a tight limit
-     * there is no room to spare, and fd 2 itself is used (and checked). */
+    /* With a tight limit there is no room to spare, and fd 2 itself is used (and
+     * checked). */
+    int fd = place_fd_high(2, 1);
+    place_use_stderr(fd >= 0 ? fd : 2);
+    errno = saved;
+}
+
+/* The highest descriptors the limit allows, up to 4095: as far as can be from the
+ * numbers programs choose for themselves (bash, for one, treats an open close-on-exec
+ * descriptor it is told to redirect as its own and restores it), and no higher, so that
+ * the kernel's descriptor table stays small. */
+int place_fd_high(int fd, int room)
+{
     struct rlimit lim;
     rlim_t top = 4096;
     if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < top)
         top = lim.rlim_cur;
-    int fd = top >= 64 ? fcntl(2, F_DUPFD_CLOEXEC, (int)top - 1) : -1;
-    place_use_stderr(fd >= 0 ? fd : 2);
-    errno = saved;
+    return top >= 64 ? fcntl(fd, F_DUPFD_CLOEXEC, (int)top - room) : -1;
 }
 
 static bool is_stderr(int fd)

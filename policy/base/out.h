@@ -17,6 +17,11 @@
  * libplace's stderr is nowhere. */
 void place_keep_stderr(void);
 
+/* A close-on-exec copy of fd among the `room` highest descriptors the limit allows (at
+ * most 4095), or -1 when there is none free or the limit leaves no room to spare (under
+ * 64). */
+int place_fd_high(int fd, int room);
+
 /* Makes fd libplace's stderr, recording its identity (the tests use this). */
 void place_use_stderr(int fd);
 

@@ -87,7 +87,7 @@ void place_policy_start(const struct place_policy *policy)
     }
     if (policy->npatterns)
         place_modules_start(policy);
-    if (site_depth > 1)
+    if (site_depth) /* a site past a wrapper is unwound even for a rule of depth 1 */
         place_sites_start(patterns);
     index_rules();
     if (lo <= hi)

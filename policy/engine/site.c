@@ -37,11 +37,9 @@ uint64_t place_site_mask(uintptr_t ra)
     return mask;
 }
 
-/* The rules' patterns ra matches. */
-static uint64_t patterns_of(uintptr_t ra)
-{
-    return place_site_mask(ra) & ~PLACE_WRAPPER;
-}
+/* Allocation wrappers in a row above the call, at most: past them a site starts, and a
+ * rule's depth counts from there (engine/sampler.c skips the same frames). */
+enum { WRAPPERS = 8 };
 
 /* Every pattern the rules name: once the frames seen match all of them, deeper frames
  * cannot change any rule's answer, so none is unwound, traced or checked. */
@@ -57,11 +55,12 @@ struct memo {
     uintptr_t ra, sp;
     uint32_t gen;
     unsigned depth; /* asked for */
-    unsigned n;     /* frames found: depth, or fewer on a shallow stack */
+    unsigned n;     /* frames counted: depth, or fewer on a shallow stack */
+    unsigned raw;   /* frames read: those counted and the wrappers before them */
     bool trusted;   /* the slots were found: a hit is checked by reading them */
     uint8_t seen;   /* sightings of an untrusted key */
-    uint64_t cum[PLACE_MAX_DEPTH];
-    uintptr_t slot[PLACE_MAX_DEPTH], val[PLACE_MAX_DEPTH];
+    uint64_t cum[PLACE_MAX_DEPTH]; /* by counted frame, the wrappers' patterns in each */
+    uintptr_t slot[WRAPPERS + PLACE_MAX_DEPTH], val[WRAPPERS + PLACE_MAX_DEPTH];
 };
 
 struct memo_set {
@@ -126,7 +125,7 @@ static uintptr_t slot_of(uintptr_t sp, uintptr_t ip)
 
 static bool still_there(const struct memo *m)
 {
-    for (unsigned k = 1; k < m->n; k++)
+    for (unsigned k = 1; k < m->raw; k++)
         if (*(const uintptr_t *)m->slot[k] != m->val[k])
             return false;
     return true;
@@ -138,7 +137,30 @@ static void caller_only(struct memo *m, uintptr_t ra, uint64_t first)
 {
     m->val[0] = ra;
     m->cum[0] = first;
-    m->n = 1;
+    m->n = m->raw = 1;
+}
+
+/* Adds frame ip (its slot: 0 when unknown) to m: a wrapper while no frame has been
+ * counted yet is read but not counted, its patterns going into the first counted
+ * frame's. Returns whether frames above ip could still change a rule's answer. */
+static bool add_frame(struct memo *m, uintptr_t ip, uintptr_t slot, unsigned depth,
+                      uint64_t *cum)
+{
+    uint64_t mask = place_site_mask(ip);
+    m->val[m->raw] = ip;
+    m->slot[m->raw++] = slot;
+    *cum |= mask & ~PLACE_WRAPPER;
+    if (m->n == 0 && (mask & PLACE_WRAPPER) && m->raw < WRAPPERS)
+        return *cum != all_patterns;
+    m->cum[m->n++] = *cum;
+    return m->n < depth && *cum != all_patterns;
+}
+
+/* A stack that ended among wrappers: the last one read is the site. */
+static void last_is_site(struct memo *m, uint64_t cum)
+{
+    if (m->n == 0 && m->raw > 0)
+        m->cum[m->n++] = cum;
 }
 
 /* Unwinds, fills m with the frames from ra (whose patterns are first) up, and says
@@ -162,22 +184,22 @@ static bool unwind(struct memo *m, uintptr_t ra, uint64_t first, unsigned depth)
         caller_only(m, ra, first);
         return false;
     }
-    bool trusted = true, readable = true;
+    bool trusted = true, readable = true, more;
     uint64_t cum = 0;
+    m->raw = 0;
     do {
         if (unw_get_reg(&c, UNW_REG_IP, &ip) != 0 || unw_get_reg(&c, UNW_REG_SP, &sp) != 0)
             break;
-        m->val[m->n] = (uintptr_t)ip;
         /* libunwind says "signal frame" of the frame the signal interrupted, whose
          * registers come from its sigcontext: its SP may be the very address that
          * faulted (a stack overflow caught on a sigaltstack), so no slot is read there,
          * nor further on */
         readable &= unw_is_signal_frame(&c) <= 0;
-        m->slot[m->n] = readable ? slot_of((uintptr_t)sp, (uintptr_t)ip) : 0;
-        trusted &= m->slot[m->n] != 0;
-        cum |= patterns_of((uintptr_t)ip);
-        m->cum[m->n++] = cum;
-    } while (m->n < depth && cum != all_patterns && unw_step(&c) > 0);
+        uintptr_t slot = readable ? slot_of((uintptr_t)sp, (uintptr_t)ip) : 0;
+        trusted &= slot != 0;
+        more = add_frame(m, (uintptr_t)ip, slot, depth, &cum);
+    } while (more && unw_step(&c) > 0);
+    last_is_site(m, cum);
     return trusted && m->n > 0;
 }
 
@@ -186,22 +208,19 @@ static bool unwind(struct memo *m, uintptr_t ra, uint64_t first, unsigned depth)
  * nothing of where each return address lies: the entry it fills is not trusted. */
 static void trace(struct memo *m, uintptr_t ra, uint64_t first, unsigned depth)
 {
-    void *ips[8 + PLACE_MAX_DEPTH];
-    int got = unw_backtrace(ips, 8 + (int)depth), k = 0;
+    void *ips[8 + WRAPPERS + PLACE_MAX_DEPTH];
+    int got = unw_backtrace(ips, 8 + WRAPPERS + (int)depth), k = 0;
     while (k < got && k < 8 && (uintptr_t)ips[k] != ra)
         k++;
     if (k == got || k == 8) {
         caller_only(m, ra, first);
         return;
     }
-    m->n = 0;
+    m->n = m->raw = 0;
     uint64_t cum = 0;
-    for (; k < got && m->n < depth && cum != all_patterns; k++) {
-        m->val[m->n] = (uintptr_t)ips[k];
-        m->slot[m->n] = 0;
-        cum |= patterns_of((uintptr_t)ips[k]);
-        m->cum[m->n++] = cum;
-    }
+    while (k < got && add_frame(m, (uintptr_t)ips[k], 0, depth, &cum))
+        k++;
+    last_is_site(m, cum);
 }
 
 void place_sites_start(uint64_t patterns)
@@ -213,8 +232,9 @@ void place_sites_start(uint64_t patterns)
 const uint64_t *place_site_masks(uintptr_t ra, unsigned depth, unsigned *n)
 {
     static __thread uint64_t one __attribute__((tls_model("initial-exec")));
-    if (depth <= 1) {
-        one = patterns_of(ra);
+    uint64_t mask = depth <= 1 ? place_site_mask(ra) : 0;
+    if (depth <= 1 && !(mask & PLACE_WRAPPER)) { /* the caller is the site */
+        one = mask;
         *n = 1;
         return &one;
     }
@@ -252,7 +272,7 @@ const uint64_t *place_site_masks(uintptr_t ra, unsigned depth, unsigned *n)
     } else if (!m) {
         m = &spare;
     }
-    uint64_t first = patterns_of(ra);
+    uint64_t first = (depth <= 1 ? mask : place_site_mask(ra)) & ~PLACE_WRAPPER;
     if (first == all_patterns) { /* the caller alone decides: nothing to unwind or check */
         caller_only(m, ra, first);
         m->trusted = true;

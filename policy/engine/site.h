@@ -17,17 +17,19 @@
 
 #include <stdint.h>
 
-/* For the frames above the allocation call whose return address is ra (frame 1): element
- * k of the result is the patterns matched by any of frames 1..k+1, for k < *n, where *n
- * is `depth` (at most PLACE_MAX_DEPTH) or fewer when the stack is shallower. The array is
- * the calling thread's and valid until its next call. Runs with the re-entry guard up. */
+/* For the frames above the allocation call whose return address is ra (frame 1, or the
+ * first past the allocation wrappers ra is in: operator new, strdup, the policy's
+ * `wrappers`, ...): element k of the result is the patterns matched by any of frames
+ * 1..k+1 or the wrappers below them, for k < *n, where *n is `depth` (at most
+ * PLACE_MAX_DEPTH) or fewer when the stack is shallower. The array is the calling
+ * thread's and valid until its next call. Runs with the re-entry guard up. */
 const uint64_t *place_site_masks(uintptr_t ra, unsigned depth, unsigned *n);
 
 /* The patterns the code address ra matches (engine/modules.h), PLACE_WRAPPER included,
  * cached process wide. */
 uint64_t place_site_mask(uintptr_t ra);
 
-/* At start, when some rule looks deeper than its caller, with every pattern the rules
+/* At start, when some rule names sites, with every pattern the rules
  * name (frames past those that match all of them are never looked at): libunwind keeps
  * what it parsed of each frame's unwind information per thread. Its default, one cache
  * for the process, blocks every signal and takes a lock around each lookup: two

@@ -225,3 +225,39 @@ INI
     assert_success
     assert_line "hbw: 100.0% of its pages on its nodes (all 2048 resident pages, move_pages); 1024 never written (the kernel's zero page), not counted"
 }
+
+@test "a rule's depth counts from the first frame past the allocation wrappers: two new sites, strdup, and the program's own wrapper" {
+    cat >"$BATS_TEST_TMPDIR/new.ini" <<INI
+[libplace]
+report = $BATS_TEST_TMPDIR/report.json
+report_format = json
+[tier a]
+kind = dram
+[rule nodes]
+site = *make_nodes*
+to = a
+[rule names]
+site = *copy_names*
+to = a
+INI
+    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/new.ini" "$PROGS/twonew" 1000 100 10
+    assert_success
+    assert_output 90
+    # depth 1 is make_nodes (past operator new[]) and copy_names (past strdup): their
+    # 1000 blocks each, and none of make_buffers' 100
+    [ "$(node a allocations)" = 2000 ]
+    # the program's own wrapper: depth 1 reaches wrapped_alloc once `wrapper` is one
+    sed -i 's/depth = 2/depth = 1/' "$BATS_TEST_TMPDIR/sites.ini"
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/sites.ini" LIBPLACE_WRAPPERS=wrapper LIBPLACE_DRY_RUN=1 "$PROGS/sites" "$PROGS/libsites_plugin.so"
+    assert_success
+    grep -Eq "^libplace: deep +3 +108.4 KiB" <<<"$stderr"
+}
+
+@test "site rules leave the program's descriptors as they were: libunwind's pipe goes high" {
+    # the descriptor ls gets for /proc/self/fd: the lowest its first open() finds free
+    own() { env "$@" ls -l /proc/self/fd | awk '$NF ~ /^\/proc\/[0-9]+\/fd$/ { print $(NF - 2) }'; }
+    without=$(own)
+    [ -n "$without" ]
+    [ "$(own LD_PRELOAD="$LIB" LIBPLACE_RULES='site=*main* depth=4 to=dram')" = "$without" ]
+    [ "$(own LD_PRELOAD="$LIB" LIBPLACE_RULES='site=*main* depth=1 to=dram' LIBPLACE_REPORT=/dev/null)" = "$without" ]
+}
