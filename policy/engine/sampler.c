@@ -1,7 +1,9 @@
 #include "sampler.h"
 
-#include <execinfo.h>
 #include <time.h>
+
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
 
 #include "../base/glibc.h"
 #include "../stats/threads.h"
@@ -19,24 +21,20 @@ void place_sampler_start(uint64_t rate, unsigned d, bool on)
      * (a thread that some library's constructor started before libplace's keeps its own) */
     place_self.sample_left = 0;
     place_self.sample_seed = 0;
-    if (on) { /* glibc loads its unwinder (libgcc_s) at the first backtrace: now, not in
-               * the middle of some malloc */
-        void *one;
-        backtrace(&one, 1);
-    }
+    if (on)
+        place_unwinder_start();
     ready = true;
 }
 
 /* The program's frames from ra up, wrappers skipped, at most `depth`. When the unwinder
- * cannot see the caller, the return address alone. glibc's backtrace
- * (libgcc's unwinder), not libunwind: libunwind opens a pipe when it starts, which takes
- * the two lowest free descriptors, and a program's open() would then get other numbers
- * than without libplace; samples are rare enough that its speed does not matter. */
+ * cannot see the caller, the return address alone. libunwind's backtrace, which keeps
+ * each frame's layout per thread: a tenth of glibc's backtrace (libgcc's unwinder looks
+ * every frame's unwind information up again). */
 static unsigned frames(uintptr_t ra, uintptr_t *out)
 {
     enum { OWN = 8, WRAPPERS = 8 }; /* libplace's frames; wrappers in a row, at most */
     void *ips[OWN + WRAPPERS + PLACE_MAX_DEPTH];
-    int got = backtrace(ips, OWN + WRAPPERS + (int)depth), k = 0;
+    int got = unw_backtrace(ips, OWN + WRAPPERS + (int)depth), k = 0;
     while (k < got && k < OWN && (uintptr_t)ips[k] != ra)
         k++;
     if (k == got || k == OWN) {

@@ -223,10 +223,15 @@ static void trace(struct memo *m, uintptr_t ra, uint64_t first, unsigned depth)
     last_is_site(m, cum);
 }
 
+void place_unwinder_start(void)
+{
+    unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
+}
+
 void place_sites_start(uint64_t patterns)
 {
     all_patterns = patterns;
-    unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
+    place_unwinder_start();
 }
 
 const uint64_t *place_site_masks(uintptr_t ra, unsigned depth, unsigned *n)

@@ -36,4 +36,9 @@ uint64_t place_site_mask(uintptr_t ra);
  * sigprocmask system calls per frame, which made gcc 6x slower under a depth-4 rule. */
 void place_sites_start(uint64_t patterns);
 
+/* libunwind as site lookups and the profile's samples use it, once libplace is ready:
+ * each thread keeps what it parsed of each frame's unwind information. Its pipe goes to
+ * high descriptors (shim/pipe.c). */
+void place_unwinder_start(void);
+
 #endif

@@ -253,11 +253,13 @@ INI
     grep -Eq "^libplace: deep +3 +108.4 KiB" <<<"$stderr"
 }
 
-@test "site rules leave the program's descriptors as they were: libunwind's pipe goes high" {
+@test "site rules and the profile leave the program's descriptors as they were: libunwind's pipe goes high" {
     # the descriptor ls gets for /proc/self/fd: the lowest its first open() finds free
     own() { env "$@" ls -l /proc/self/fd | awk '$NF ~ /^\/proc\/[0-9]+\/fd$/ { print $(NF - 2) }'; }
     without=$(own)
     [ -n "$without" ]
     [ "$(own LD_PRELOAD="$LIB" LIBPLACE_RULES='site=*main* depth=4 to=dram')" = "$without" ]
     [ "$(own LD_PRELOAD="$LIB" LIBPLACE_RULES='site=*main* depth=1 to=dram' LIBPLACE_REPORT=/dev/null)" = "$without" ]
+    # a report alone: the profile's samples unwind with libunwind too
+    [ "$(own LD_PRELOAD="$LIB" LIBPLACE_REPORT=/dev/null LIBPLACE_SAMPLE=all)" = "$without" ]
 }
