@@ -130,7 +130,20 @@ WORD_KEY(set_verify, struct place_policy, verify, "sample", "all", "off")
 
 WORD_KEY(set_on_error, struct place_policy, on_error, "abort", "passthrough")
 
-BOOL_KEY(set_dry_run, struct place_policy, dry_run)
+/* yes, no, or fold: a dry run whose big planned blocks share one buffer. */
+static bool set_dry_run(struct place_policy *p, void *o, const char *v, struct place_buf *why)
+{
+    (void)o;
+    static const char *const words[] = {"no", "yes", "0", "1", "fold", NULL};
+    int k;
+    if (!place_value_word(v, words, &k, why))
+        return false;
+    p->dry_run = k != 0 && k != 2;
+    p->fold = k == 4;
+    return true;
+}
+
+SIZE_KEY(set_fold_min, struct place_policy, fold_min)
 
 UINT_KEY(set_sites, struct place_policy, sites, 0, PLACE_MAX_SITES)
 UINT_KEY(set_report_depth, struct place_policy, report_depth, 1, PLACE_MAX_DEPTH)
@@ -184,6 +197,7 @@ const struct place_key place_libplace_keys[] = {
     {"verify", set_verify, "LIBPLACE_VERIFY", 0},
     {"on_error", set_on_error, "LIBPLACE_ON_ERROR", 0},
     {"dry_run", set_dry_run, "LIBPLACE_DRY_RUN", 0},
+    {"fold_min", set_fold_min, "LIBPLACE_FOLD_MIN", 0},
     {"sites", set_sites, "LIBPLACE_SITES", 0},
     {"sample", set_sample, "LIBPLACE_SAMPLE", 0},
     {"report_depth", set_report_depth, "LIBPLACE_REPORT_DEPTH", 0},

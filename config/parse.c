@@ -83,6 +83,7 @@ void place_policy_init(struct place_policy *p, void (*fn)(void *ctx, const char 
     p->sites = PLACE_DEFAULT_SITES;
     p->sample = PLACE_DEFAULT_SAMPLE;
     p->report_depth = PLACE_DEFAULT_REPORT_DEPTH;
+    p->fold_min = PLACE_DEFAULT_FOLD_MIN;
     p->report_children = true;
     p->report_on_fatal = true;
     p->hash = 0xcbf29ce484222325ull;

@@ -25,6 +25,7 @@ enum {
     PLACE_DEFAULT_SITES = 10,
     PLACE_DEFAULT_SAMPLE = 512 * 1024,
     PLACE_DEFAULT_REPORT_DEPTH = 4,
+    PLACE_DEFAULT_FOLD_MIN = 1 << 20,
     PLACE_DEFAULT_WAIT_MS = 1000,
 };
 
@@ -107,6 +108,9 @@ struct place_policy {
     enum place_verify { PLACE_VERIFY_SAMPLE, PLACE_VERIFY_ALL, PLACE_VERIFY_OFF } verify;
     enum place_on_error on_error;
     bool dry_run;
+    bool fold;         /* dry_run = fold: planned blocks of fold_min bytes or more share one
+                        * buffer */
+    uint64_t fold_min;
     unsigned sites;
     uint64_t sample;       /* mean bytes between the profile's samples; 0: every allocation */
     unsigned report_depth; /* frames kept per site of the profile */

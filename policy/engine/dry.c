@@ -5,6 +5,7 @@
 #include "../base/glibc.h"
 #include "../base/guard.h"
 #include "../stats/timeline.h"
+#include "fold.h"
 
 #define uthash_malloc(sz) __libc_malloc(sz)
 #define uthash_free(ptr, sz) __libc_free(ptr)
@@ -14,9 +15,32 @@
 struct dry {
     void *p;
     unsigned tier;
+    bool folded;
     size_t bytes;
     UT_hash_handle hh;
 };
+
+static uint64_t fold_min;
+
+void place_dry_start(uint64_t min)
+{
+    fold_min = min;
+}
+
+uint64_t place_dry_fold_min(void)
+{
+    return fold_min;
+}
+
+/* Folded when big enough (and the kernel maps it), else glibc's. */
+static void *planned(const struct place_request *r, bool *folded)
+{
+    void *p = NULL;
+    if (fold_min && r->size >= fold_min)
+        p = place_fold_alloc(r->size, r->call == PLACE_ALIGNED ? r->align : 0);
+    *folded = p != NULL;
+    return p ? p : place_glibc_alloc(r);
+}
 
 static struct {
     pthread_mutex_t lock;
@@ -31,14 +55,15 @@ static unsigned stripe(const void *p)
 void *place_dry_alloc(struct place_tier *t, const struct place_request *r)
 {
     struct dry *e = __libc_malloc(sizeof *e);
-    void *p = e ? place_glibc_alloc(r) : NULL;
+    bool folded = false;
+    void *p = e ? planned(r, &folded) : NULL;
     if (!p) {
         __libc_free(e);
         place_tier_release(t, (int64_t)r->size);
         return NULL;
     }
     place_stats_count(t->stats, PLACE_EV_ALLOCS, 1);
-    *e = (struct dry){.p = p, .tier = t->index, .bytes = r->size};
+    *e = (struct dry){.p = p, .tier = t->index, .folded = folded, .bytes = r->size};
     unsigned s = stripe(p);
     pthread_mutex_lock(&stripes[s].lock);
     HASH_ADD_PTR(stripes[s].map, p, e);
@@ -47,10 +72,11 @@ void *place_dry_alloc(struct place_tier *t, const struct place_request *r)
     return p;
 }
 
-/* The planned tier that holds p, or -1; with take, p leaves the map and its tier. The
- * guard is up while a stripe is locked: a signal handler that allocates meanwhile gets
- * glibc's memory instead of waiting for the stripe its own thread holds. */
-static int lookup(const void *p, bool take)
+/* The planned tier that holds p, or -1; with take, p leaves the map and its tier, and
+ * *folded says whether it was folded. The guard is up while a stripe is locked: a signal
+ * handler that allocates meanwhile gets glibc's memory instead of waiting for the stripe
+ * its own thread holds. */
+static int lookup(const void *p, bool take, bool *folded)
 {
     unsigned s = stripe(p);
     struct dry *e;
@@ -65,6 +91,7 @@ static int lookup(const void *p, bool take)
         return -1;
     int tier = (int)e->tier;
     if (take) {
+        *folded = e->folded;
         place_tier_uncharge(place_tiers[tier], e->bytes);
         __libc_free(e);
     }
@@ -73,14 +100,18 @@ static int lookup(const void *p, bool take)
 
 int place_dry_tier(const void *p)
 {
-    return lookup(p, false);
+    return lookup(p, false, NULL);
 }
 
 bool place_dry_free(void *p)
 {
-    if (lookup(p, true) < 0)
+    bool folded;
+    if (lookup(p, true, &folded) < 0)
         return false;
-    __libc_free(p);
+    if (folded)
+        place_fold_free(p);
+    else
+        __libc_free(p);
     return true;
 }
 

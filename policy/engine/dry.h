@@ -1,5 +1,6 @@
-/* Dry runs: a planned tier's blocks come from glibc, and which tier planned each one is
- * kept by pointer, so that its free releases the right tier's counts. */
+/* Dry runs: a planned tier's blocks come from glibc (or, folded, from engine/fold.h),
+ * and which tier planned each one is kept by pointer, so that its free releases the
+ * right tier's counts. */
 #ifndef PLACE_DRY_H
 #define PLACE_DRY_H
 
@@ -9,7 +10,14 @@
 
 #include "../tiers/tier.h"
 
-/* A block from glibc recorded as planned tier t's (which has reserved r->size). */
+/* Once the policy is read: planned blocks of fold_min bytes or more are folded (0: none
+ * is). */
+void place_dry_start(uint64_t fold_min);
+
+/* The size from which planned blocks are folded; 0: none is. */
+uint64_t place_dry_fold_min(void);
+
+/* A block recorded as planned tier t's (which has reserved r->size). */
 void *place_dry_alloc(struct place_tier *t, const struct place_request *r);
 
 /* The planned tier that holds p, or -1. */

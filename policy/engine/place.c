@@ -70,6 +70,7 @@ void place_policy_start(const struct place_policy *policy)
     size_t lo = SIZE_MAX, hi = 0;
     uint64_t patterns = 0;
     place_dry_run = policy->dry_run;
+    place_dry_start(policy->dry_run && policy->fold ? policy->fold_min : 0);
     place_nrules = policy->nrules;
     for (unsigned k = 0; k < policy->nrules; k++) {
         const struct place_rule_config *r = &policy->rules[k];

@@ -10,6 +10,7 @@
 #include "../base/fmt.h"
 #include "../base/path.h"
 #include "../engine/chain.h"
+#include "../engine/dry.h"
 #include "../engine/place.h"
 #include "../tiers/cache.h"
 #include "../stats/sites.h"
@@ -42,6 +43,7 @@ static void header(struct place_gathered *g, int signal)
     g->file = *p->file ? p->file : NULL;
     g->inline_rules = p->nrules && p->rules[0].at.in_rule;
     g->dry_run = place_dry_run;
+    g->fold_min = place_dry_fold_min();
     g->hash = p->hash;
     g->nrules = place_nrules;
     static uint64_t hits[PLACE_MAX_RULES], bytes[PLACE_MAX_RULES];

@@ -73,6 +73,7 @@ struct place_gathered {
     /* the policy */
     const char *file; /* NULL: none */
     bool inline_rules, dry_run;
+    uint64_t fold_min; /* a folded dry run's (engine/fold.h); 0: none */
     unsigned nrules;
     uint64_t hash;
     struct place_rule_row rules[PLACE_MAX_RULES];

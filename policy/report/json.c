@@ -37,6 +37,7 @@ static void header(struct place_json *j, const struct place_gathered *g)
     place_bprintf(&h, "%016llx", (unsigned long long)g->hash);
     place_json_str(j, "hash", hash);
     place_json_bool(j, "dry_run", g->dry_run);
+    place_json_uint(j, "fold_min", g->fold_min);
     place_json_close(j, '}');
 }
 

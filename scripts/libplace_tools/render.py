@@ -7,6 +7,17 @@ import subprocess
 from .report import limit_text, plural, seconds, start_text, table
 from .units import size_str
 
+def dry_run_text(policy):
+    """The header's "dry run" field."""
+    if not policy["dry_run"]:
+        return "no"
+    text = "yes: tiers were planned for, all memory came from dram"
+    if policy.get("fold_min"):
+        text += (f"; folded: planned blocks of {size_str(policy['fold_min'])} or more shared "
+                 "one buffer, their contents garbage")
+    return text
+
+
 def header_lines(doc):
     pid = str(doc["pid"])
     if doc.get("forked_from") is not None:
@@ -25,8 +36,7 @@ def header_lines(doc):
         ("seconds", seconds(doc["seconds"])),
         ("threads", f"{threads['allocating']} allocating, {threads['at_exit']} at exit"),
         ("policy", f"{source}, {plural(policy['rules'], 'rule')}, hash {policy['hash']}"),
-        ("dry run", "yes: tiers were planned for, all memory came from dram"
-         if policy["dry_run"] else "no"),
+        ("dry run", dry_run_text(policy)),
     ]
     if doc.get("signal") is not None:
         fields.append(("signal", f"{doc['signal']} asked for this report"))

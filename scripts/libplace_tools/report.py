@@ -216,7 +216,8 @@ TOP_FIELDS = [("pid", "pid", True), ("forked_from", "pid?", False), ("program", 
               ("profile", "object", False), ("merged", "array", False)]
 THREAD_FIELDS = [("allocating", "count", True), ("at_exit", "count", True)]
 POLICY_FIELDS = [("file", "str?", True), ("inline_rules", "bool", True), ("rules", "count", True),
-                 ("hash", "hash", True), ("dry_run", "bool", True)]
+                 ("hash", "hash", True), ("dry_run", "bool", True),
+                 ("fold_min", "count", False)]
 NODE_COUNTERS = ["allocations", "frees", "refused", "fallbacks_out", "fallbacks_in", "waits",
                  "overflows", "overflow_peak", "failures", "reclaimed_bytes", "skipped"]
 NODE_FIELDS = ([("name", "str", True), ("kind", "str", True), ("limit", "count", True),

@@ -1,0 +1,78 @@
+#include "fold.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "../base/out.h"
+
+/* The shared buffer: 64 MiB, so that 64 GiB of blocks take a thousand mappings (the
+ * kernel allows 65530 by default), and no more memory than that. */
+enum { BUFFER = 64 << 20, WORD = sizeof(size_t), IS_MMAPPED = 2 };
+
+static int buffer = -1;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+/* Its descriptor goes high, like every descriptor libplace keeps: the program's open()
+ * calls get the numbers they would without libplace. */
+static void make_buffer(void)
+{
+    int fd = memfd_create("libplace-fold", MFD_CLOEXEC);
+    if (fd < 0)
+        return;
+    if (ftruncate(fd, BUFFER) != 0) {
+        close(fd);
+        return;
+    }
+    int high = place_fd_high(fd, 16);
+    if (high >= 0) {
+        close(fd);
+        fd = high;
+    }
+    buffer = fd;
+}
+
+static size_t page_size(void)
+{
+    return (size_t)sysconf(_SC_PAGESIZE);
+}
+
+void *place_fold_alloc(size_t size, size_t align)
+{
+    pthread_once(&once, make_buffer);
+    size_t page = page_size();
+    if (buffer < 0 || align > page)
+        return NULL;
+    /* the pointer at the header's end, rounded up to the alignment: within the first
+     * page, which stays private (it holds the header) */
+    size_t head = align > 2 * WORD ? align : 2 * WORD;
+    if (size > SIZE_MAX - head - page)
+        return NULL;
+    size_t total = (head + size + page - 1) & ~(page - 1);
+    char *base = mmap(NULL, total, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (base == MAP_FAILED)
+        return NULL;
+    for (size_t at = page; at < total; at += BUFFER) {
+        size_t len = total - at < BUFFER ? total - at : BUFFER;
+        if (mmap(base + at, len, PROT_READ | PROT_WRITE,
+                 MAP_SHARED | MAP_FIXED | MAP_POPULATE, buffer, 0) ==
+            MAP_FAILED) {
+            munmap(base, total);
+            return NULL;
+        }
+    }
+    char *p = base + head;
+    size_t *chunk = (size_t *)(p - 2 * WORD);
+    chunk[0] = (size_t)((char *)chunk - base);               /* glibc's prev_size */
+    chunk[1] = (size_t)(base + total - (char *)chunk) | IS_MMAPPED; /* its size */
+    return p;
+}
+
+void place_fold_free(void *p)
+{
+    size_t *chunk = (size_t *)((char *)p - 2 * WORD);
+    char *base = (char *)chunk - chunk[0];
+    munmap(base, chunk[0] + (chunk[1] & ~(size_t)7));
+}
