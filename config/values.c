@@ -2,9 +2,10 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../policy/base/glob.h"
 
 static const char size_expected[] = "expected a size such as 4096, 64K, 1M or 2G";
 
@@ -200,8 +201,8 @@ bool place_value_word(const char *s, const char *const *words, int *out, struct 
     return false;
 }
 
-/* A glob fnmatch would take: a bracket expression must close, and nothing else can go
- * wrong with fnmatch's syntax. Whitespace is refused, since symbol and file names have
+/* A glob base/glob.h takes: a bracket expression must close, and nothing else can go
+ * wrong with its syntax. Whitespace is refused, since symbol and file names have
  * none and a space usually means a missing '|'. */
 static bool glob_ok(const char *g)
 {
@@ -290,7 +291,7 @@ bool place_value_split(const char *s, char sep, bool (*fn)(void *arg, const char
 
 static bool differs(void *name, const char *glob)
 {
-    return fnmatch(glob, name, 0) != 0; /* false (a match) stops the split */
+    return !place_glob_match(glob, name); /* false (a match) stops the split */
 }
 
 bool place_value_globs_match(const char *globs, const char *name)

@@ -34,7 +34,7 @@ bool place_value_word(const char *s, const char *const *words, int *out, struct 
 bool place_value_split(const char *s, char sep, bool (*fn)(void *arg, const char *field),
                        void *arg);
 
-/* Whether name matches one of the globs of a comma-separated list (fnmatch). */
+/* Whether name matches one of the globs of a comma-separated list (base/glob.h). */
 bool place_value_globs_match(const char *globs, const char *name);
 
 #endif

@@ -1,6 +1,5 @@
 #include "modules.h"
 
-#include <fnmatch.h>
 #include <limits.h>
 #include <link.h>
 #include <pthread.h>
@@ -13,6 +12,7 @@
 #include "../base/glibc.h"
 #include "../base/elfsym.h"
 #include "../base/fmt.h"
+#include "../base/glob.h"
 
 /* The tables are reached from inside malloc: glibc's allocator directly, never the
  * interposed one. */
@@ -62,7 +62,7 @@ static bool module_matches(const struct module *m, const struct place_pattern *p
 {
     if (!*p->module)
         return true;
-    return fnmatch(p->module, strchr(p->module, '/') ? m->path : m->name, 0) == 0;
+    return place_glob_match(p->module, strchr(p->module, '/') ? m->path : m->name);
 }
 
 struct scan {
@@ -76,7 +76,7 @@ static int match_symbol(void *arg, const char *name, uint64_t value, uint64_t si
     uint64_t bits = 0;
     for (uint64_t w = s->want; w; w &= w - 1) {
         int k = __builtin_ctzll(w);
-        if (fnmatch(policy->patterns[k].function, name, 0) == 0)
+        if (place_glob_match(policy->patterns[k].function, name))
             bits |= 1ull << k;
     }
     if (bits)

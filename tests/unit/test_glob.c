@@ -1,0 +1,32 @@
+/* base/glob.h against fnmatch(3) in the C locale, which it stands in for. */
+#include <fnmatch.h>
+#include <stdbool.h>
+
+#include "../../policy/base/glob.h"
+#include "check.h"
+
+int main(void)
+{
+    static const char *const globs[] = {
+        "*",     "",        "a",        "a*",    "*a",     "*a*",       "a?c",     "?",
+        "[abc]", "[!abc]",  "[^abc]",   "[a-c]x", "[]]",   "[]a]*",     "[!]]",    "[a-]",
+        "[",     "a[b",     "\\*",      "a\\",   "\\[x]",  "*dgemm*",   "_Znw*",   "g_*alloc*",
+        "**a",   "*a*b*c*", "lib*.so*", "*/x",   "[\\]]",  "*[0-9].so", "a*a*a*b", "[z-a]",
+    };
+    static const char *const names[] = {
+        "",      "a",         "abc",    "aXc",         "b",           "]",         "[",
+        "a[b",   "*",         "a\\",    "[x]",         "cblas_dgemm", "_Znwm",     "g_malloc0",
+        "aab",   "aXbYc",     "libm.so.6", "dir/x",    "d",           "libfoo2.so", "aaaaaaaaab",
+        "-",     "ab-",       "x",
+    };
+    for (unsigned g = 0; g < sizeof globs / sizeof *globs; g++)
+        for (unsigned n = 0; n < sizeof names / sizeof *names; n++) {
+            bool ours = place_glob_match(globs[g], names[n]);
+            bool theirs = fnmatch(globs[g], names[n], 0) == 0;
+            if (ours != theirs)
+                fprintf(stderr, "glob '%s' name '%s': %d, fnmatch %d\n", globs[g], names[n], ours,
+                        theirs);
+            CHECK(ours == theirs);
+        }
+    return CHECK_DONE();
+}
