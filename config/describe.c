@@ -174,7 +174,7 @@ static void place_describe_settings(struct place_json *j, const struct place_pol
     place_json_str(j, "report_only", *p->report_only ? p->report_only : NULL);
     place_json_str(j, "verify", verify_names[p->verify]);
     place_json_bool(j, "dry_run", p->dry_run);
-    place_json_uint(j, "fold_min", p->dry_run && p->fold ? p->fold_min : 0);
+    place_json_uint(j, "fold_min", place_policy_fold_min(p));
     place_json_str(j, "on_error", on_error_names[p->on_error]);
     place_json_uint(j, "sites", p->sites);
 }

@@ -143,7 +143,20 @@ static bool set_dry_run(struct place_policy *p, void *o, const char *v, struct p
     return true;
 }
 
-SIZE_KEY(set_fold_min, struct place_policy, fold_min)
+/* A size of a page or more: each folded block keeps its first page to itself. */
+static bool set_fold_min(struct place_policy *p, void *o, const char *v, struct place_buf *why)
+{
+    (void)o;
+    uint64_t n;
+    if (!place_value_size(v, &n, why))
+        return false;
+    if (n < 4096) {
+        place_bprintf(why, "'%s' is less than a page; expected a size of 4K or more", v);
+        return false;
+    }
+    p->fold_min = n;
+    return true;
+}
 
 UINT_KEY(set_sites, struct place_policy, sites, 0, PLACE_MAX_SITES)
 UINT_KEY(set_report_depth, struct place_policy, report_depth, 1, PLACE_MAX_DEPTH)

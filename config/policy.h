@@ -109,8 +109,8 @@ struct place_policy {
     enum place_on_error on_error;
     bool dry_run;
     bool fold;         /* dry_run = fold: planned blocks of fold_min bytes or more share one
-                        * buffer */
-    uint64_t fold_min;
+                        * buffer (place_policy_fold_min) */
+    uint64_t fold_min; /* at least a page */
     unsigned sites;
     uint64_t sample;       /* mean bytes between the profile's samples; 0: every allocation */
     unsigned report_depth; /* frames kept per site of the profile */
@@ -168,5 +168,11 @@ void place_policy_error(struct place_policy *p, const struct place_origin *at, c
 /* The name of a kind, a memory policy, an api, an on_full. */
 const char *place_kind_name(enum place_kind k);
 const char *place_on_full_name(enum place_on_full f);
+
+/* The size from which a dry run folds its planned blocks; 0 when it does not fold. */
+static inline uint64_t place_policy_fold_min(const struct place_policy *p)
+{
+    return p->dry_run && p->fold ? p->fold_min : 0;
+}
 
 #endif

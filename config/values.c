@@ -201,24 +201,16 @@ bool place_value_word(const char *s, const char *const *words, int *out, struct 
     return false;
 }
 
-/* A glob base/glob.h takes: a bracket expression must close, and nothing else can go
- * wrong with its syntax. Whitespace is refused, since symbol and file names have
- * none and a space usually means a missing '|'. */
+/* A glob base/glob.h takes as written (place_glob_valid). Whitespace is refused, since
+ * symbol and file names have none and a space usually means a missing '|'. */
 static bool glob_ok(const char *g)
 {
     if (!*g)
         return false;
-    for (const char *c = g; *c; c++) {
+    for (const char *c = g; *c; c++)
         if (isspace((unsigned char)*c) || *c == '|' || *c == ':')
             return false;
-        if (*c == '[') {
-            const char *close = c[1] == ']' ? strchr(c + 2, ']') : strchr(c + 1, ']');
-            if (!close)
-                return false;
-            c = close;
-        }
-    }
-    return true;
+    return place_glob_valid(g);
 }
 
 bool place_value_pattern(const char *s, struct place_pattern *out, struct place_buf *why)

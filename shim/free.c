@@ -14,7 +14,8 @@ PLACE_EXPORT void free(void *p)
     place_free_gated(p); /* a tier's block, a dry run's planned one, or one to count */
 }
 
-/* A planned block of a dry run is glibc's own: only a tier's range changes the answer. */
+/* A planned block of a dry run is glibc's own, or folded and laid out as glibc's
+ * (engine/fold.h): only a tier's range changes the answer. */
 PLACE_EXPORT size_t malloc_usable_size(void *p)
 {
     if (!p)

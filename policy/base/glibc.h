@@ -32,12 +32,33 @@ void (*bsd_signal(int sig, void (*handler)(int)))(int);
  * function against glibc's own answer for every kind of chunk, so a glibc that changed
  * it would fail the build's tests rather than miscount silently.
  * The caller guarantees p is a live pointer from glibc's allocator. */
+enum { PLACE_GLIBC_FLAGS = 7, PLACE_GLIBC_MMAPPED = 2, PLACE_GLIBC_WORD = sizeof(size_t) };
+
 static inline size_t place_glibc_usable(const void *p)
 {
-    enum { FLAGS = 7, IS_MMAPPED = 2, WORD = sizeof(size_t) };
+    enum { WORD = PLACE_GLIBC_WORD, IS_MMAPPED = PLACE_GLIBC_MMAPPED };
     size_t head = ((const size_t *)p)[-1];
     /* (head & IS_MMAPPED) * 4 is one more WORD for an mmapped chunk, without a branch */
-    return (head & ~(size_t)FLAGS) - WORD - (head & IS_MMAPPED) * (WORD / IS_MMAPPED);
+    return (head & ~(size_t)PLACE_GLIBC_FLAGS) - WORD - (head & IS_MMAPPED) * (WORD / IS_MMAPPED);
+}
+
+/* The header of a chunk glibc would have mmapped, written below p for a mapping of len
+ * bytes from base that p lies in (at least two words past base): the offset from base
+ * to the chunk (its prev_size) and the chunk's size with IS_MMAPPED. place_glibc_usable
+ * then answers base + len - p. engine/fold.c lays its blocks out so. */
+static inline void place_glibc_mmapped_header(void *p, void *base, size_t len)
+{
+    size_t *chunk = (size_t *)p - 2;
+    chunk[0] = (size_t)((char *)chunk - (char *)base);
+    chunk[1] = ((size_t)((char *)base + len - (char *)chunk)) | PLACE_GLIBC_MMAPPED;
+}
+
+/* The mapping such a header describes: its start, and its length in *len. */
+static inline void *place_glibc_mmapped_span(const void *p, size_t *len)
+{
+    const size_t *chunk = (const size_t *)p - 2;
+    *len = chunk[0] + (chunk[1] & ~(size_t)PLACE_GLIBC_FLAGS);
+    return (char *)chunk - chunk[0];
 }
 
 #endif

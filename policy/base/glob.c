@@ -10,26 +10,51 @@ static unsigned char take(const char **p)
     return (unsigned char)*(*p)++;
 }
 
-/* The bracket expression at *g (past its '['): whether c is in it, *g past its ']'. A
- * bracket that never closes is no expression: *closed is false and *g untouched. */
-static bool bracket(const char **g, unsigned char c, bool *closed)
+/* The bracket expression at p (past its '['): where it ends, past its ']', or NULL when
+ * it never closes (then it is no expression, and its '[' a plain character). */
+static const char *bracket_end(const char *p)
 {
-    const char *p = *g;
+    if (*p == '!' || *p == '^')
+        p++;
+    for (bool first = true; *p && (first || *p != ']'); first = false)
+        take(&p);
+    return *p == ']' ? p + 1 : NULL;
+}
+
+/* Whether c is in the bracket expression from p (past its '[') to end. */
+static bool in_bracket(const char *p, const char *end, unsigned char c)
+{
+    const char *close = end - 1;
     bool negate = *p == '!' || *p == '^', in = false;
     if (negate)
         p++;
-    for (bool first = true; *p && (first || *p != ']'); first = false) {
+    while (p < close) {
         unsigned char lo = take(&p), hi = lo;
-        if (*p == '-' && p[1] && p[1] != ']') {
+        if (*p == '-' && p + 1 < close) {
             p++;
             hi = take(&p);
         }
         in |= lo <= c && c <= hi;
     }
-    *closed = *p == ']';
-    if (*closed)
-        *g = p + 1;
     return in != negate;
+}
+
+bool place_glob_valid(const char *g)
+{
+    for (; *g; g++) {
+        if (*g == '\\' && !*++g)
+            return false;
+        if (*g == '[') {
+            const char *end = bracket_end(g + 1);
+            if (!end)
+                return false;
+            for (const char *c = g + 1; c < end - 1; c++)
+                if (c[0] == '[' && (c[1] == '.' || c[1] == '=' || c[1] == ':'))
+                    return false;
+            g = end - 1;
+        }
+    }
+    return true;
 }
 
 /* Left to right; at a mismatch, the last '*' takes one more character and the rest is
@@ -47,13 +72,10 @@ bool place_glob_match(const char *g, const char *s)
         } else if (*g == '?') {
             step = true;
         } else if (*g == '[') {
-            bool closed;
-            const char *b = g + 1;
-            step = bracket(&b, (unsigned char)*s, &closed);
-            if (closed)
-                next = b;
-            else
-                step = *s == '[';
+            const char *end = bracket_end(g + 1);
+            step = end ? in_bracket(g + 1, end, (unsigned char)*s) : *s == '[';
+            if (end)
+                next = end;
         } else if (*g == '\\') { /* a trailing one matches nothing, as in fnmatch */
             step = g[1] && g[1] == *s;
             next = g + 2;

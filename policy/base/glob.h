@@ -12,4 +12,8 @@
 
 bool place_glob_match(const char *glob, const char *name);
 
+/* Whether glob means what it would to fnmatch: every bracket expression closes, no
+ * character class or collating element ([:, [., [=) inside one, no trailing `\`. */
+bool place_glob_valid(const char *glob);
+
 #endif

@@ -44,6 +44,19 @@ void place_keep_stderr(void)
     errno = saved;
 }
 
+int place_fd_move_high(int fd, bool cloexec)
+{
+    int saved = errno, high = place_fd_high(fd, 16);
+    if (high >= 0) {
+        if (!cloexec)
+            fcntl(high, F_SETFD, 0);
+        close(fd);
+        fd = high;
+    }
+    errno = saved;
+    return fd;
+}
+
 /* The highest descriptors the limit allows, up to 4095: as far as can be from the
  * numbers programs choose for themselves (bash, for one, treats an open close-on-exec
  * descriptor it is told to redirect as its own and restores it), and no higher, so that

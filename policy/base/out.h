@@ -6,6 +6,7 @@
 #ifndef PLACE_OUT_H
 #define PLACE_OUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Keeps a close-on-exec copy of fd 2 on the highest descriptor allowed (at most 4095)
@@ -17,10 +18,16 @@
  * libplace's stderr is nowhere. */
 void place_keep_stderr(void);
 
-/* A close-on-exec copy of fd among the `room` highest descriptors the limit allows (at
- * most 4095), or -1 when there is none free or the limit leaves no room to spare (under
- * 64). */
+/* A close-on-exec copy of fd on one of the highest descriptors: the lowest free from
+ * `room` below the limit (or below 4096, when the limit is higher), or -1 when there is
+ * none free or the limit leaves no room to spare (under 64). */
 int place_fd_high(int fd, int room);
+
+/* A descriptor libplace keeps for itself (a pipe, a memfd) moved among the 16 highest,
+ * close-on-exec only if asked, the low one closed: the program's open() calls get the
+ * numbers they would get without libplace. Returns the descriptor to use (fd itself
+ * when there is no room); errno is kept. */
+int place_fd_move_high(int fd, bool cloexec);
 
 /* Makes fd libplace's stderr, recording its identity (the tests use this). */
 void place_use_stderr(int fd);

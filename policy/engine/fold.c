@@ -5,11 +5,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "../base/glibc.h"
 #include "../base/out.h"
 
-/* The shared buffer: 64 MiB, so that 64 GiB of blocks take a thousand mappings (the
- * kernel allows 65530 by default), and no more memory than that. */
-enum { BUFFER = 64 << 20, WORD = sizeof(size_t), IS_MMAPPED = 2 };
+enum { BUFFER = PLACE_FOLD_BUFFER };
 
 static int buffer = -1;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -25,12 +24,7 @@ static void make_buffer(void)
         close(fd);
         return;
     }
-    int high = place_fd_high(fd, 16);
-    if (high >= 0) {
-        close(fd);
-        fd = high;
-    }
-    buffer = fd;
+    buffer = place_fd_move_high(fd, true);
 }
 
 static size_t page_size(void)
@@ -46,7 +40,7 @@ void *place_fold_alloc(size_t size, size_t align)
         return NULL;
     /* the pointer at the header's end, rounded up to the alignment: within the first
      * page, which stays private (it holds the header) */
-    size_t head = align > 2 * WORD ? align : 2 * WORD;
+    size_t head = align > 2 * PLACE_GLIBC_WORD ? align : 2 * PLACE_GLIBC_WORD;
     if (size > SIZE_MAX - head - page)
         return NULL;
     size_t total = (head + size + page - 1) & ~(page - 1);
@@ -63,16 +57,13 @@ void *place_fold_alloc(size_t size, size_t align)
             return NULL;
         }
     }
-    char *p = base + head;
-    size_t *chunk = (size_t *)(p - 2 * WORD);
-    chunk[0] = (size_t)((char *)chunk - base);               /* glibc's prev_size */
-    chunk[1] = (size_t)(base + total - (char *)chunk) | IS_MMAPPED; /* its size */
-    return p;
+    place_glibc_mmapped_header(base + head, base, total);
+    return base + head;
 }
 
 void place_fold_free(void *p)
 {
-    size_t *chunk = (size_t *)((char *)p - 2 * WORD);
-    char *base = (char *)chunk - chunk[0];
-    munmap(base, chunk[0] + (chunk[1] & ~(size_t)7));
+    size_t len;
+    void *base = place_glibc_mmapped_span(p, &len);
+    munmap(base, len);
 }

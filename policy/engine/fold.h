@@ -13,6 +13,10 @@
 
 #include <stddef.h>
 
+/* The shared buffer: 64 MiB, so that 64 GiB of blocks take a thousand mappings (the
+ * kernel allows 65530 by default), and no more memory than that. */
+enum { PLACE_FOLD_BUFFER = 64 << 20 };
+
 /* A folded block of size bytes aligned to align (0: 16), zeroed in its first page only;
  * NULL when the kernel refuses a mapping (the caller asks glibc instead). Called with
  * the guard up. */

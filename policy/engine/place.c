@@ -70,7 +70,7 @@ void place_policy_start(const struct place_policy *policy)
     size_t lo = SIZE_MAX, hi = 0;
     uint64_t patterns = 0;
     place_dry_run = policy->dry_run;
-    place_dry_start(policy->dry_run && policy->fold ? policy->fold_min : 0);
+    place_dry_start(place_policy_fold_min(policy));
     place_nrules = policy->nrules;
     for (unsigned k = 0; k < policy->nrules; k++) {
         const struct place_rule_config *r = &policy->rules[k];
@@ -140,7 +140,7 @@ static void *serve(int rule, struct place_request *r, unsigned *tier)
     void *p = place_chain(place_rules[rule], r, tier);
     if (p)
         place_count_rule(rule, r->ra, *tier, r->size);
-    if (p && *tier != 0 && place_sample_due(r->size)) /* dram's is counted by done() */
+    if (p && *tier != 0 && place_counting && place_sample_due(r->size)) /* dram's: done() */
         place_sample(p, r->size, *tier, r->ra);
     return p;
 }
@@ -189,7 +189,7 @@ __attribute__((noinline)) static void *fast_rare(struct place_site_pending *e, u
     bool due = true; /* with e NULL the caller found it due */
     if (e) {
         place_count_site_miss(e, key, size);
-        due = place_sample_due(size);
+        due = place_counting && place_sample_due(size);
     }
     if (due)
         place_sample(p, size, place_site_key_tier(key), place_site_key_ra(key));

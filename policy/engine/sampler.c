@@ -2,12 +2,8 @@
 
 #include <time.h>
 
-#define UNW_LOCAL_ONLY
-#include <libunwind.h>
-
 #include "../base/glibc.h"
 #include "../stats/threads.h"
-#include "modules.h"
 #include "site.h"
 
 static unsigned depth = 4;
@@ -16,7 +12,7 @@ static bool ready; /* libplace's constructor has run */
 void place_sampler_start(uint64_t rate, unsigned d, bool on)
 {
     depth = d; /* 1..PLACE_MAX_DEPTH: the policy's report_depth */
-    place_profile_start(rate, on);
+    place_profile_start(rate);
     /* the interval drawn before start was at the default rate: drawn again at this one
      * (a thread that some library's constructor started before libplace's keeps its own) */
     place_self.sample_left = 0;
@@ -24,30 +20,6 @@ void place_sampler_start(uint64_t rate, unsigned d, bool on)
     if (on)
         place_unwinder_start();
     ready = true;
-}
-
-/* The program's frames from ra up, wrappers skipped, at most `depth`. When the unwinder
- * cannot see the caller, the return address alone. libunwind's backtrace, which keeps
- * each frame's layout per thread: a tenth of glibc's backtrace (libgcc's unwinder looks
- * every frame's unwind information up again). */
-static unsigned frames(uintptr_t ra, uintptr_t *out)
-{
-    enum { OWN = 8, WRAPPERS = 8 }; /* libplace's frames; wrappers in a row, at most */
-    void *ips[OWN + WRAPPERS + PLACE_MAX_DEPTH];
-    int got = unw_backtrace(ips, OWN + WRAPPERS + (int)depth), k = 0;
-    while (k < got && k < OWN && (uintptr_t)ips[k] != ra)
-        k++;
-    if (k == got || k == OWN) {
-        out[0] = ra;
-        return 1;
-    }
-    for (int first = k; k + 1 < got && k - first < WRAPPERS &&
-                        (place_site_mask((uintptr_t)ips[k]) & PLACE_WRAPPER);)
-        k++;
-    unsigned n = 0;
-    for (; k < got && n < depth; k++)
-        out[n++] = (uintptr_t)ips[k];
-    return n;
 }
 
 /* The thread's first draw: seeded from its own address and the clock. */
@@ -69,7 +41,8 @@ void place_sample(void *p, size_t size, unsigned tier, uintptr_t ra)
         t->sample_left = 1 << 20;
         return;
     }
-    if (!place_profile_on()) { /* no report: never due again */
+    if (!place_counting) { /* no report (a thread caught as the constructor decides): never
+                            * due again */
         t->sample_left = INT64_MAX;
         return;
     }
@@ -87,7 +60,7 @@ void place_sample(void *p, size_t size, unsigned tier, uintptr_t ra)
         .held = tier == 0 ? place_glibc_usable(p) : size,
         .tier = tier,
     };
-    s.n = frames(ra, s.frames);
+    s.n = place_site_frames(ra, depth, s.frames);
     int64_t held = place_profile_add(p, &s);
     place_guard_leave(was);
     if (tier == 0)

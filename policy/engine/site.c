@@ -37,9 +37,14 @@ uint64_t place_site_mask(uintptr_t ra)
     return mask;
 }
 
-/* Allocation wrappers in a row above the call, at most: past them a site starts, and a
- * rule's depth counts from there (engine/sampler.c skips the same frames). */
+/* Allocation wrappers in a row above the call that are skipped, at most (less one):
+ * past them a site starts, and a rule's depth counts from there. The profile's samples
+ * take their frames here too (place_site_frames). */
 enum { WRAPPERS = 8 };
+
+/* Patterns no frame matches (PLACE_WRAPPER is never among a frame's patterns): frames are
+ * read up to the depth asked, whatever they match. */
+static const uint64_t NEVER = ~0ull;
 
 /* Every pattern the rules name: once the frames seen match all of them, deeper frames
  * cannot change any rule's answer, so none is unwound, traced or checked. */
@@ -142,18 +147,19 @@ static void caller_only(struct memo *m, uintptr_t ra, uint64_t first)
 
 /* Adds frame ip (its slot: 0 when unknown) to m: a wrapper while no frame has been
  * counted yet is read but not counted, its patterns going into the first counted
- * frame's. Returns whether frames above ip could still change a rule's answer. */
+ * frame's. Returns whether frames above ip are still wanted: fewer than depth counted,
+ * and the patterns seen not yet all of `stop` (past which no rule's answer changes). */
 static bool add_frame(struct memo *m, uintptr_t ip, uintptr_t slot, unsigned depth,
-                      uint64_t *cum)
+                      uint64_t stop, uint64_t *cum)
 {
     uint64_t mask = place_site_mask(ip);
     m->val[m->raw] = ip;
     m->slot[m->raw++] = slot;
     *cum |= mask & ~PLACE_WRAPPER;
     if (m->n == 0 && (mask & PLACE_WRAPPER) && m->raw < WRAPPERS)
-        return *cum != all_patterns;
+        return *cum != stop;
     m->cum[m->n++] = *cum;
-    return m->n < depth && *cum != all_patterns;
+    return m->n < depth && *cum != stop;
 }
 
 /* A stack that ended among wrappers: the last one read is the site. */
@@ -197,7 +203,7 @@ static bool unwind(struct memo *m, uintptr_t ra, uint64_t first, unsigned depth)
         readable &= unw_is_signal_frame(&c) <= 0;
         uintptr_t slot = readable ? slot_of((uintptr_t)sp, (uintptr_t)ip) : 0;
         trusted &= slot != 0;
-        more = add_frame(m, (uintptr_t)ip, slot, depth, &cum);
+        more = add_frame(m, (uintptr_t)ip, slot, depth, all_patterns, &cum);
     } while (more && unw_step(&c) > 0);
     last_is_site(m, cum);
     return trusted && m->n > 0;
@@ -206,7 +212,7 @@ static bool unwind(struct memo *m, uintptr_t ra, uint64_t first, unsigned depth)
 /* The frames from ra up by libunwind's own backtrace, which keeps per thread the layout
  * of each frame it has seen (tens of nanoseconds a frame, no system call) but says
  * nothing of where each return address lies: the entry it fills is not trusted. */
-static void trace(struct memo *m, uintptr_t ra, uint64_t first, unsigned depth)
+static void trace(struct memo *m, uintptr_t ra, uint64_t first, unsigned depth, uint64_t stop)
 {
     void *ips[8 + WRAPPERS + PLACE_MAX_DEPTH];
     int got = unw_backtrace(ips, 8 + WRAPPERS + (int)depth), k = 0;
@@ -218,9 +224,19 @@ static void trace(struct memo *m, uintptr_t ra, uint64_t first, unsigned depth)
     }
     m->n = m->raw = 0;
     uint64_t cum = 0;
-    while (k < got && add_frame(m, (uintptr_t)ips[k], 0, depth, &cum))
+    while (k < got && add_frame(m, (uintptr_t)ips[k], 0, depth, stop, &cum))
         k++;
     last_is_site(m, cum);
+}
+
+unsigned place_site_frames(uintptr_t ra, unsigned depth, uintptr_t *out)
+{
+    struct memo m;
+    trace(&m, ra, 0, depth, NEVER);
+    /* the counted frames are the last read: the wrappers came first */
+    for (unsigned k = 0; k < m.n; k++)
+        out[k] = m.val[m.raw - m.n + k];
+    return m.n;
 }
 
 void place_unwinder_start(void)
@@ -284,7 +300,7 @@ const uint64_t *place_site_masks(uintptr_t ra, unsigned depth, unsigned *n)
     } else {
         m->trusted = hot && unwind(m, ra, first, depth);
         if (!hot)
-            trace(m, ra, first, depth);
+            trace(m, ra, first, depth, all_patterns);
     }
     m->ra = ra;
     m->sp = sp;

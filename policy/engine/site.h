@@ -25,6 +25,11 @@
  * thread's and valid until its next call. Runs with the re-entry guard up. */
 const uint64_t *place_site_masks(uintptr_t ra, unsigned depth, unsigned *n);
 
+/* The frames from ra up (frame 1 as for a rule's depth: past the allocation wrappers),
+ * at most depth, into out; returns how many (ra alone when the unwinder cannot see it).
+ * libunwind's backtrace, which keeps each frame's layout per thread. */
+unsigned place_site_frames(uintptr_t ra, unsigned depth, uintptr_t *out);
+
 /* The patterns the code address ra matches (engine/modules.h), PLACE_WRAPPER included,
  * cached process wide. */
 uint64_t place_site_mask(uintptr_t ra);

@@ -16,7 +16,8 @@
 #include "sampler.h"
 
 /* The tier that holds p, with *planned true when a dry run planned it there (the block
- * itself is glibc's); NULL when p is glibc's. */
+ * itself is glibc's, or folded and laid out as glibc's: engine/fold.h); NULL when p is
+ * glibc's. */
 static inline struct place_tier *place_whose(const void *p, bool *planned)
 {
     *planned = false;

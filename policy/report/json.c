@@ -134,6 +134,14 @@ static void rules(struct place_json *j, const struct place_gathered *g)
     place_json_close(j, ']');
 }
 
+/* A code address as the report names it: its site (NULL: none) and its symbol ("":
+ * none, written null). */
+static void where_json(struct place_json *j, const char *site, const char *symbol)
+{
+    place_json_str(j, "site", site);
+    place_json_str(j, "symbol", *symbol ? symbol : NULL);
+}
+
 static void sites(struct place_json *j, const struct place_gathered *g)
 {
     place_json_open(j, "sites", '{');
@@ -143,8 +151,7 @@ static void sites(struct place_json *j, const struct place_gathered *g)
         const struct place_site_row *s = &g->sites[k];
         const struct place_where *w = &s->where;
         place_json_open(j, NULL, '{');
-        place_json_str(j, "site", s->ra ? w->site : NULL);
-        place_json_str(j, "symbol", *w->symbol ? w->symbol : NULL);
+        where_json(j, s->ra ? w->site : NULL, w->symbol);
         place_json_str(j, "module", *w->path ? w->path : NULL);
         if (*w->path)
             place_json_uint(j, "offset", w->offset);
@@ -186,8 +193,7 @@ static void profile(struct place_json *j, const struct place_gathered *g)
         place_json_open(j, "frames", '[');
         for (unsigned f = 0; f < r->n; f++) {
             place_json_open(j, NULL, '{');
-            place_json_str(j, "site", p->frames[f].site);
-            place_json_str(j, "symbol", *p->frames[f].symbol ? p->frames[f].symbol : NULL);
+            where_json(j, p->frames[f].site, p->frames[f].symbol);
             place_json_close(j, '}');
         }
         place_json_close(j, ']');

@@ -5,6 +5,7 @@
 
 #include "../base/fmt.h"
 #include "../base/out.h"
+#include "../engine/fold.h"
 #include "format.h"
 
 static void text_header(int fd, const struct place_gathered *g)
@@ -37,11 +38,12 @@ static void text_header(int fd, const struct place_gathered *g)
         place_line(fd, "DRY RUN: every tier the policy declares is planned for as if this machine "
                        "had it; the memory itself came from dram, and a planned tier's figures "
                        "are the bytes asked of it");
-    char min[PLACE_SIZE_STR];
+    char min[PLACE_SIZE_STR], buffer[PLACE_SIZE_STR];
     if (g->fold_min)
-        place_line(fd, "FOLDED: planned blocks of %s or more share one 64 MiB buffer, so they "
+        place_line(fd, "FOLDED: planned blocks of %s or more share one %s buffer, so they "
                        "take almost no memory; what the program wrote in them is garbage",
-                   place_size_str(min, (int64_t)g->fold_min));
+                   place_size_str(min, (int64_t)g->fold_min),
+                   place_size_str(buffer, PLACE_FOLD_BUFFER));
 }
 
 static bool pressed(const struct place_node_row *n)

@@ -11,17 +11,9 @@ uint8_t place_profile_filter[1u << PLACE_FILTER_BITS];
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t rate = 512 * 1024;
-static bool on = true;
-
-void place_profile_start(uint64_t r, bool o)
+void place_profile_start(uint64_t r)
 {
     rate = r;
-    on = o;
-}
-
-bool place_profile_on(void)
-{
-    return on;
 }
 
 /* xorshift64*, seeded from the thread's own address and the clock's low bits by the

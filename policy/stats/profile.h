@@ -43,10 +43,9 @@ static inline bool place_sample_due(size_t size)
     return __builtin_expect(left <= 0, 0);
 }
 
-/* The mean bytes between samples (0: every allocation), and whether anyone reads the
- * profile; until start, every 512 KiB. */
-void place_profile_start(uint64_t rate, bool on);
-bool place_profile_on(void);
+/* The mean bytes between samples (0: every allocation); until start, every 512 KiB.
+ * Samples are taken while a report counts (stats/threads.h place_counting). */
+void place_profile_start(uint64_t rate);
 
 /* The next interval for a thread whose random state is *seed (0: not seeded yet). */
 int64_t place_profile_interval(uint64_t *seed);

@@ -7,21 +7,17 @@
 enum { WIDE_LO = 1 };
 struct place_owner_table place_owners = {.lo = WIDE_LO, .span = UINTPTR_MAX - WIDE_LO, .wide = true};
 
-/* Publishes the gate: wide, or the ranges' interval. A gate that grows (lo no higher)
- * takes its span first: a reader that sees the new lo sees the new span, and
- * [old lo, old lo + new span) covers every range registered before. A gate that narrows
- * (from wide, at start) is set while no placed block exists yet (engine/place.h). */
+/* Publishes the gate: wide, or the ranges' interval, the span first. A gate that grows
+ * (lo no higher): a reader that sees the new lo sees the new span, and
+ * [old lo, old lo + new span) covers every range registered before. The gate that
+ * narrows from wide at start, while no placed block exists yet (engine/place.h), passes
+ * through [WIDE_LO, WIDE_LO + new span), which holds no NULL either. */
 static void publish(void)
 {
     uintptr_t lo = place_owners.wide ? WIDE_LO : place_owners.ranges_lo;
     uintptr_t span = place_owners.wide ? UINTPTR_MAX - WIDE_LO : place_owners.ranges_span;
-    if (lo > place_owners.lo) {
-        __atomic_store_n(&place_owners.lo, lo, __ATOMIC_RELEASE);
-        __atomic_store_n(&place_owners.span, span, __ATOMIC_RELEASE);
-    } else {
-        __atomic_store_n(&place_owners.span, span, __ATOMIC_RELEASE);
-        __atomic_store_n(&place_owners.lo, lo, __ATOMIC_RELEASE);
-    }
+    __atomic_store_n(&place_owners.span, span, __ATOMIC_RELEASE);
+    __atomic_store_n(&place_owners.lo, lo, __ATOMIC_RELEASE);
 }
 
 /* Serialises writers only; readers never take it. */

@@ -44,6 +44,21 @@ arena_policy() {
     printf '[tier a]\nkind = dram\n[rule placed]\nsize = %s\nto = a\n' "$2" >"$1"
 }
 
+# A policy in file $1: a JSON report at $BATS_TEST_TMPDIR/report.json, a tier "a" of kind
+# dram, and for each further argument NAME:SITE[:DEPTH] a rule sending that site to a.
+site_policy() {
+    local file=$1 name site depth
+    shift
+    printf '[libplace]\nreport = %s\nreport_format = json\n[tier a]\nkind = dram\n' \
+        "$BATS_TEST_TMPDIR/report.json" >"$file"
+    for rule in "$@"; do
+        IFS=: read -r name site depth <<<"$rule"
+        printf '[rule %s]\nsite = %s\n' "$name" "$site" >>"$file"
+        [ -z "$depth" ] || printf 'depth = %s\n' "$depth" >>"$file"
+        printf 'to = a\n' >>"$file"
+    done
+}
+
 run_variant() {
     local t=$BATS_TEST_TMPDIR
     case $1 in

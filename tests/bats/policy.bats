@@ -188,17 +188,7 @@ libplace: policy not loaded (3 errors): the program does not start (on_error = a
 }
 
 @test "one call reached from two callers at the same depth: each stack decided by its own frames, from the memo" {
-    cat >"$BATS_TEST_TMPDIR/callers.ini" <<INI
-[libplace]
-report = $BATS_TEST_TMPDIR/report.json
-report_format = json
-[tier a]
-kind = dram
-[rule left]
-site = left
-depth = 3
-to = a
-INI
+    site_policy "$BATS_TEST_TMPDIR/callers.ini" left:left:3
     run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/callers.ini" "$PROGS/callers" 5000
     assert_success
     assert_output "left 5000 right 5000"
@@ -227,19 +217,7 @@ INI
 }
 
 @test "a rule's depth counts from the first frame past the allocation wrappers: two new sites, strdup, and the program's own wrapper" {
-    cat >"$BATS_TEST_TMPDIR/new.ini" <<INI
-[libplace]
-report = $BATS_TEST_TMPDIR/report.json
-report_format = json
-[tier a]
-kind = dram
-[rule nodes]
-site = *make_nodes*
-to = a
-[rule names]
-site = *copy_names*
-to = a
-INI
+    site_policy "$BATS_TEST_TMPDIR/new.ini" 'nodes:*make_nodes*' 'names:*copy_names*'
     run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/new.ini" "$PROGS/twonew" 1000 100 10
     assert_success
     assert_output 90

@@ -1,4 +1,5 @@
-/* base/glob.h against fnmatch(3) in the C locale, which it stands in for. */
+/* base/glob.h against fnmatch(3) in the C locale, which it stands in for, and the globs
+ * it calls valid. */
 #include <fnmatch.h>
 #include <stdbool.h>
 
@@ -28,5 +29,13 @@ int main(void)
                         theirs);
             CHECK(ours == theirs);
         }
+    /* what the policy accepts: exactly the globs both read alike */
+    static const char *const valid[] = {"*dgemm*", "[]]", "[!]]", "[a-c]x", "\\*", "[\\]]", "a[]b]"};
+    static const char *const invalid[] = {"[", "a[b", "[!]", "[\\]", "a\\", "[[.a.]]", "[[=a=]]",
+                                          "[[:alpha:]]"};
+    for (unsigned k = 0; k < sizeof valid / sizeof *valid; k++)
+        CHECK(place_glob_valid(valid[k]));
+    for (unsigned k = 0; k < sizeof invalid / sizeof *invalid; k++)
+        CHECK(!place_glob_valid(invalid[k]));
     return CHECK_DONE();
 }
