@@ -19,6 +19,17 @@
 
 #define PLACE_NOT_LOADED (-1LL) /* libplace is not in this process */
 #define PLACE_NO_NODE (-2LL)    /* no node of that name */
+#define PLACE_NO_ROOM (-3LL)    /* place_account: the node's limit has no room for it */
+#define PLACE_TIMED_OUT (-4LL)  /* place_wait_available: no room came in time */
+
+/* As a node name to place_used, place_peak, place_limit and place_available: every node
+ * together (a limit of 0 there: some node has none; the peak is the sum of each node's, an
+ * upper bound of theirs together). */
+#define PLACE_ALL_NODES "*"
+
+/* place_account's flags: with none, a node without room answers PLACE_NO_ROOM. */
+#define PLACE_ACCOUNT_WAIT 1     /* wait until frees in the node make room */
+#define PLACE_ACCOUNT_OVERFLOW 2 /* count it past the limit (the report shows the excess) */
 
 /* libplace's entry point, found by name; the one function behind the calls below. */
 typedef long long (*place_api_fn)(int op, const char *node, const void *p, char *out, size_t cap);
@@ -28,7 +39,10 @@ enum {
     PLACE_OP_QUERY_AVAILABLE,
     PLACE_OP_QUERY_PEAK,
     PLACE_OP_NODE_OF,
-    PLACE_OP_REPORT
+    PLACE_OP_REPORT,
+    PLACE_OP_ACCOUNT,       /* cap: the bytes; p: the flags */
+    PLACE_OP_UNACCOUNT,     /* cap: the bytes */
+    PLACE_OP_WAIT_AVAILABLE /* cap: the bytes; p: the timeout in ms, negative for none */
 };
 
 /* Asks libplace, found on the first call: the address of place_api, or `absent`, kept in
@@ -94,6 +108,33 @@ static inline long long place_node_of(const void *p, char *out, size_t cap)
 static inline int place_report_now(const char *dest)
 {
     return (int)place_ask_(PLACE_OP_REPORT, dest, NULL, NULL, 0);
+}
+
+/* Counts bytes of memory the program obtained another way (its own mmap, a library's
+ * pool) against node, as if allocated there: its limit, the report and the queries see
+ * them. 0; PLACE_NO_ROOM when the limit has no room (flags: PLACE_ACCOUNT_WAIT waits for
+ * room, as long as it takes, unless the request is larger than the limit or the process
+ * has one thread, which answers at once; PLACE_ACCOUNT_OVERFLOW counts it anyway);
+ * PLACE_NO_NODE; PLACE_NOT_LOADED. */
+static inline int place_account(const char *node, size_t bytes, int flags)
+{
+    return (int)place_ask_(PLACE_OP_ACCOUNT, node, (const void *)(size_t)flags, NULL, bytes);
+}
+
+/* Gives back bytes that place_account counted in node. 0, PLACE_NO_NODE or
+ * PLACE_NOT_LOADED. */
+static inline int place_unaccount(const char *node, size_t bytes)
+{
+    return (int)place_ask_(PLACE_OP_UNACCOUNT, node, NULL, NULL, bytes);
+}
+
+/* Waits until node has bytes available under its limit, at most timeout_ms (negative:
+ * no end). 0; PLACE_TIMED_OUT; PLACE_NO_ROOM when bytes is more than the limit itself;
+ * a node without a limit answers 0 at once. PLACE_NO_NODE or PLACE_NOT_LOADED. */
+static inline int place_wait_available(const char *node, size_t bytes, long timeout_ms)
+{
+    return (int)place_ask_(PLACE_OP_WAIT_AVAILABLE, node, (const void *)(ptrdiff_t)timeout_ms,
+                           NULL, bytes);
 }
 
 #endif

@@ -5,6 +5,7 @@
 #include "../config/options.h"
 #include "../include/libplace.h"
 #include "../policy/base/fmt.h"
+#include "../policy/base/process.h"
 #include "../policy/engine/whose.h"
 #include "../policy/report/report.h"
 #include "../policy/stats/threads.h"
@@ -43,6 +44,54 @@ static long long query(int op, struct place_tier *t)
     }
 }
 
+/* The sum over every node, for PLACE_ALL_NODES: a limit of 0 (none) anywhere is none. */
+static long long total(int op)
+{
+    long long sum = 0;
+    for (struct place_tier **t = place_tiers; *t; t++) {
+        long long v = query(op, *t);
+        if (op == PLACE_OP_QUERY_LIMIT && v == 0)
+            return 0;
+        sum += v;
+    }
+    return sum;
+}
+
+static int charge(struct place_tier *t, void *bytes)
+{
+    return place_tier_charge(t, *(size_t *)bytes, false);
+}
+
+/* place_account: StarPU's starpu_memory_allocate, for a transparent tool. */
+static long long account(struct place_tier *t, size_t bytes, unsigned flags)
+{
+    if (place_tier_charge(t, bytes, false))
+        return 0;
+    if (flags & PLACE_ACCOUNT_OVERFLOW)
+        return place_tier_charge(t, bytes, true) ? 0 : PLACE_NO_ROOM;
+    /* only another thread can make room, and never more than the limit */
+    if ((flags & PLACE_ACCOUNT_WAIT) && bytes <= t->limit && place_process_threads() != 1 &&
+        place_tier_wait(t, INT64_MAX, charge, &bytes))
+        return 0;
+    return PLACE_NO_ROOM;
+}
+
+static int has_room(struct place_tier *t, void *bytes)
+{
+    return query(PLACE_OP_QUERY_AVAILABLE, t) >= (long long)*(size_t *)bytes;
+}
+
+/* place_wait_available: StarPU's starpu_memory_wait_available. */
+static long long wait_available(struct place_tier *t, size_t bytes, long timeout_ms)
+{
+    if (!t->limit)
+        return 0;
+    if (bytes > t->limit)
+        return PLACE_NO_ROOM;
+    int64_t deadline = timeout_ms < 0 ? INT64_MAX : place_now_ns() + (int64_t)timeout_ms * 1000000;
+    return place_tier_wait(t, deadline, has_room, &bytes) ? 0 : PLACE_TIMED_OUT;
+}
+
 PLACE_EXPORT long long place_api(int op, const char *node, const void *p, char *out, size_t cap)
 {
     if (place_options.untouched || place_options.refuse)
@@ -60,8 +109,20 @@ PLACE_EXPORT long long place_api(int op, const char *node, const void *p, char *
     } else if (op == PLACE_OP_REPORT) {
         place_report_numbered(node ? node : place_options.report ? place_options.report : "stderr");
         r = 0;
+    } else if (node && strcmp(node, PLACE_ALL_NODES) == 0 && op <= PLACE_OP_QUERY_PEAK) {
+        r = total(op);
     } else if ((t = by_name(node))) {
-        r = query(op, t);
+        /* the one entry point's arguments: cap the bytes, p the flags or the timeout */
+        if (op == PLACE_OP_ACCOUNT) {
+            r = account(t, cap, (unsigned)(uintptr_t)p);
+        } else if (op == PLACE_OP_UNACCOUNT) {
+            place_tier_uncharge(t, cap);
+            r = 0;
+        } else if (op == PLACE_OP_WAIT_AVAILABLE) {
+            r = wait_available(t, cap, (long)(intptr_t)p);
+        } else {
+            r = query(op, t);
+        }
     }
     place_guard_leave(was);
     return r;

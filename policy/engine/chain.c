@@ -1,21 +1,12 @@
 #include "chain.h"
 
 #include <string.h>
-#include <time.h>
 
-#include "../base/futex.h"
 #include "../base/out.h"
 #include "../base/path.h"
 #include "../base/process.h"
 #include "dry.h"
 #include "place.h"
-
-static int64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 static void count(struct place_tier *t, enum place_event e, uint64_t n)
 {
@@ -69,26 +60,31 @@ static void *attempt(struct place_tier *t, const struct place_request *r, bool f
     return p;
 }
 
+struct retry {
+    const struct place_request *r;
+    void *p;
+};
+
+static int retry(struct place_tier *t, void *ctx)
+{
+    struct retry *x = ctx;
+    enum refusal why;
+    if ((x->p = attempt(t, x->r, false, &why)))
+        return 1;
+    return why == LIMIT ? 0 : -1;
+}
+
 /* on_full = wait: tries again each time a free in t wakes it, until the timeout or until
  * the tier's memory, not its limit, refuses. */
 static void *wait_for_room(struct place_tier *t, const struct place_rule_config *rule,
                            const struct place_request *r)
 {
-    int64_t start = now_ns(), deadline = start + (int64_t)rule->wait_ms * 1000000;
-    void *p = NULL;
-    enum refusal why = LIMIT;
+    int64_t start = place_now_ns();
+    struct retry x = {r, NULL};
     count(t, PLACE_EV_WAITS, 1);
-    atomic_fetch_add(&t->waiters, 1); /* seq_cst: ordered before the retry's reservation */
-    for (int64_t now = start; now < deadline && why == LIMIT; now = now_ns()) {
-        uint32_t seen = atomic_load(&t->wake);
-        if ((p = attempt(t, r, false, &why)))
-            break;
-        if (why == LIMIT)
-            place_futex_wait(&t->wake, seen, deadline - now);
-    }
-    atomic_fetch_sub(&t->waiters, 1);
-    count(t, PLACE_EV_WAIT_NS, (uint64_t)(now_ns() - start));
-    return p;
+    place_tier_wait(t, start + (int64_t)rule->wait_ms * 1000000, retry, &x);
+    count(t, PLACE_EV_WAIT_NS, (uint64_t)(place_now_ns() - start));
+    return x.p;
 }
 
 enum outcome { SERVED, REFUSED, FAILED };

@@ -1,5 +1,7 @@
 #include "tier.h"
 
+#include <time.h>
+
 #include <string.h>
 
 #include "../../config/policy.h"
@@ -99,6 +101,28 @@ void place_tier_release(struct place_tier *t, int64_t bytes)
         atomic_fetch_add(&t->wake, 1);
         place_futex_wake_all(&t->wake);
     }
+}
+
+int64_t place_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+bool place_tier_wait(struct place_tier *t, int64_t deadline,
+                     int (*room)(struct place_tier *t, void *ctx), void *ctx)
+{
+    int said = 0;
+    atomic_fetch_add(&t->waiters, 1); /* seq_cst: ordered before room's reservation */
+    for (int64_t now = place_now_ns(); now < deadline; now = place_now_ns()) {
+        uint32_t seen = atomic_load(&t->wake);
+        if ((said = room(t, ctx)) != 0)
+            break;
+        place_futex_wait(&t->wake, seen, deadline - now);
+    }
+    atomic_fetch_sub(&t->waiters, 1);
+    return said > 0;
 }
 
 void place_tier_uncharge(struct place_tier *t, size_t usable)

@@ -137,6 +137,15 @@ void place_tier_release(struct place_tier *t, int64_t bytes);
 void place_tier_uncharge(struct place_tier *t, size_t usable);
 bool place_tier_charge(struct place_tier *t, size_t bytes, bool force);
 
+/* CLOCK_MONOTONIC, in nanoseconds. */
+int64_t place_now_ns(void);
+
+/* Waits for room in t until deadline (place_now_ns's clock): room(t, ctx) is asked at
+ * once and again each time a release in t wakes its waiters; 1 ends the wait with true,
+ * -1 with false (room will never come), 0 waits on. */
+bool place_tier_wait(struct place_tier *t, int64_t deadline,
+                     int (*room)(struct place_tier *t, void *ctx), void *ctx);
+
 static inline bool place_tier_reserve(struct place_tier *t, size_t bytes, bool force)
 {
     return place_stats_reserve(t->stats, (int64_t)bytes, force ? 0 : t->limit);

@@ -130,6 +130,32 @@ used 524288 limit 524288 available 0"
     valid_report "$BATS_TEST_TMPDIR/report.json"
 }
 
+@test "place_account, place_unaccount, place_wait_available and totals: StarPU's accounting through libplace.h" {
+    run "$PROGS/limits" account
+    assert_success
+    # without libplace, every call answers PLACE_NOT_LOADED (-1)
+    [ "$(grep -c -- '-1' <<<"$output")" -eq 11 ]
+    policy 1M fallback
+    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" "$PROGS/limits" account
+    assert_success
+    assert_output "all 1, limit of all 0
+account 512K: 0, used 524288
+account 768K: -3
+overflow 768K: 0, used 1310720
+unaccount 768K: 0, used 524288
+wait 768K 50 ms: -4
+wait 2M: -3
+account 2M waiting: -3
+wait 768K until a thread gives 512K back: 0, after it
+account 256K waiting, full: 0, after the give-back, used 262144
+no such node: -2 -2 -2"
+    # accounted bytes are the node's like any block: the report counts them
+    [ "$(node capped allocations)" -eq 4 ]
+    [ "$(node capped frees)" -eq 3 ]
+    [ "$(node capped overflows)" -eq 1 ]
+    [ "$(node capped in_use)" -eq 262144 ]
+}
+
 @test "a report on a signal, while the program runs, into a file of its own" {
     run env LD_PRELOAD="$LIB" LIBPLACE_REPORT="$BATS_TEST_TMPDIR/r.%p" LIBPLACE_REPORT_SIGNAL=USR1 \
         /usr/bin/python3 -c 'import os, signal; os.kill(os.getpid(), signal.SIGUSR1); print(os.getpid())'

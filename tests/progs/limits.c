@@ -16,6 +16,7 @@
  *                            idle, a second thread lives meanwhile (one that could free,
  *                            so that on_full = wait waits)
  *   limits api               what the API answers (without libplace: not loaded)
+ *   limits account           place_account, place_unaccount, place_wait_available, totals
  *   limits shrink            a block shrunk in a full node stays; one grown past it goes
  *                            to the chain's next tier, counted once
  *   limits forkreport N      N children fork and exit while a thread writes reports
@@ -271,6 +272,56 @@ static int api(void)
     return 0;
 }
 
+static _Atomic bool given_back;
+
+/* Gives back what main accounted in capped, 100 ms from now. */
+static void *give_back(void *bytes)
+{
+    struct timespec ts = {0, 100 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    atomic_store(&given_back, true);
+    place_unaccount("capped", (size_t)bytes);
+    return NULL;
+}
+
+/* Bytes in use in capped since `before`, after r: each line's call comes first. */
+#define AFTER(r) ((r), place_used("capped") - before)
+
+/* place_account and the rest of StarPU's accounting, on capped (a 1 MiB limit). */
+static int account(void)
+{
+    long long before = place_used("capped"), all = place_used(PLACE_ALL_NODES);
+    printf("all %lld, limit of all %lld\n", all < 0 ? all : all >= before,
+           place_limit(PLACE_ALL_NODES));
+    int r;
+    long long used = AFTER(r = place_account("capped", 512 << 10, 0));
+    printf("account 512K: %d, used %lld\n", r, used);
+    printf("account 768K: %d\n", place_account("capped", 768 << 10, 0));
+    used = AFTER(r = place_account("capped", 768 << 10, PLACE_ACCOUNT_OVERFLOW));
+    printf("overflow 768K: %d, used %lld\n", r, used);
+    used = AFTER(r = place_unaccount("capped", 768 << 10));
+    printf("unaccount 768K: %d, used %lld\n", r, used);
+    printf("wait 768K 50 ms: %d\n", place_wait_available("capped", 768 << 10, 50));
+    printf("wait 2M: %d\n", place_wait_available("capped", 2 << 20, -1));
+    printf("account 2M waiting: %d\n", place_account("capped", 2 << 20, PLACE_ACCOUNT_WAIT));
+    pthread_t t;
+    pthread_create(&t, NULL, give_back, (void *)(size_t)(512 << 10));
+    r = place_wait_available("capped", 768 << 10, -1);
+    printf("wait 768K until a thread gives 512K back: %d, %s\n", r,
+           atomic_load(&given_back) ? "after it" : "before it");
+    pthread_join(t, NULL);
+    atomic_store(&given_back, false);
+    place_account("capped", 1 << 20, 0);
+    pthread_create(&t, NULL, give_back, (void *)(size_t)(1 << 20));
+    used = AFTER(r = place_account("capped", 256 << 10, PLACE_ACCOUNT_WAIT));
+    printf("account 256K waiting, full: %d, %s, used %lld\n", r,
+           atomic_load(&given_back) ? "after the give-back" : "before it", used);
+    pthread_join(t, NULL);
+    printf("no such node: %d %d %d\n", place_account("nosuch", 1, 0), place_unaccount("nosuch", 1),
+           place_wait_available("nosuch", 1, 0));
+    return 0;
+}
+
 static int align(void)
 {
     size_t aligns[] = {4, 24, 64, 8192};
@@ -366,6 +417,8 @@ int main(int argc, char **argv)
         return fill((size_t)atoll(argv[2]), atoi(argv[3]), argc == 5 && strcmp(argv[4], "idle") == 0);
     if (argc == 2 && strcmp(argv[1], "api") == 0)
         return api();
+    if (argc == 2 && strcmp(argv[1], "account") == 0)
+        return account();
     if (argc == 2 && strcmp(argv[1], "shrink") == 0)
         return shrink();
     if (argc == 3 && strcmp(argv[1], "forkreport") == 0)
@@ -379,7 +432,7 @@ int main(int argc, char **argv)
     if (argc == 3 && strcmp(argv[1], "spin") == 0)
         return spin(atoi(argv[2]));
     fprintf(stderr,
-            "usage: limits threads N ITERS | stress N ITERS | wait MS | fill SIZE COUNT | api | align | grow "
+            "usage: limits threads N ITERS | stress N ITERS | wait MS | fill SIZE COUNT | api | account | align | grow "
             "| childsig | spin N\n");
     return 2;
 }
