@@ -89,6 +89,15 @@ static void place_describe_tier_key(struct place_json *j, const struct place_tie
     }
 }
 
+static void place_describe_origin(struct place_json *j, const char *key,
+                                  const struct place_origin *at)
+{
+    char text[PATH_MAX + 64];
+    struct place_buf b = PLACE_BUF(text);
+    place_origin_print(&b, at);
+    place_json_str(j, key, text);
+}
+
 /* Only the keys that mean something for the tier's kind: what is left out does not apply,
  * so no reader can mistake a default for a setting. */
 static void place_describe_tier(struct place_json *j, const struct place_tier_config *t)
@@ -100,6 +109,15 @@ static void place_describe_tier(struct place_json *j, const struct place_tier_co
     for (int k = PLACE_TKEY_KIND + 1; place_tier_keys[k].name; k++)
         if (place_tier_keys[k].kinds & 1u << t->kind)
             place_describe_tier_key(j, t, k);
+    /* where the tier and each key it was given came from: placerun --check's warnings
+     * about this machine point there */
+    place_json_open(j, "at", '{');
+    if (t->declared)
+        place_describe_origin(j, "tier", &t->at);
+    for (int k = 0; place_tier_keys[k].name; k++)
+        if (t->given >> k & 1)
+            place_describe_origin(j, place_tier_keys[k].name, &t->key_at[k]);
+    place_json_close(j, '}');
     place_json_close(j, '}');
 }
 
@@ -131,6 +149,7 @@ static void place_describe_rule(struct place_json *j, const struct place_policy 
 {
     place_json_open(j, NULL, '{');
     place_json_str(j, "name", r->name);
+    place_describe_origin(j, "at", &r->at);
     place_describe_api(j, r->api);
     place_json_uint(j, "size_min", r->min);
     if (r->max == UINT64_MAX) /* an open end, not a size anyone could ask for */

@@ -292,7 +292,7 @@ static bool set_location(struct place_policy *p, void *o, const char *v, struct 
 /* In the order of the PLACE_TKEY_* indexes, each with the kinds it fits. */
 #define KIND(k) (1u << PLACE_##k)
 const struct place_key place_tier_keys[] = {
-    {"kind", set_kind, NULL, PLACE_ALL_KINDS},
+    {"kind", set_kind, "KIND", PLACE_ALL_KINDS},
     {"limit", set_limit, "LIMIT", PLACE_ALL_KINDS},
     {"policy", set_policy, "POLICY", KIND(HBW) | KIND(NUMA)},
     {"pagesize", set_pagesize, "PAGESIZE", KIND(HBW)},

@@ -62,8 +62,9 @@ static bool reports_here(const struct place_policy *p)
 }
 
 /* The variables that are not per-tier overrides. */
-enum { POLICY, RULES, CHECK, NFIXED };
-static const char *const fixed[NFIXED] = {"LIBPLACE_POLICY", "LIBPLACE_RULES", "LIBPLACE_CHECK"};
+enum { NFIXED = 4 };
+static const char *const fixed[NFIXED] = {"LIBPLACE_POLICY", "LIBPLACE_INLINE_POLICY",
+                                          "LIBPLACE_RULES", "LIBPLACE_CHECK"};
 
 static void print_error(void *ctx, const char *line)
 {
@@ -79,8 +80,8 @@ static bool tier_override(const char *name, size_t namelen, int *key, char tier[
     static const char prefix[] = "LIBPLACE_";
     for (int k = 0; place_tier_keys[k].name; k++) {
         const char *env = place_tier_keys[k].env;
-        size_t n = env ? strlen(env) : 0;
-        if (!env || namelen <= sizeof prefix + n || strncmp(name + sizeof prefix - 1, env, n) ||
+        size_t n = strlen(env);
+        if (namelen <= sizeof prefix + n || strncmp(name + sizeof prefix - 1, env, n) ||
             name[sizeof prefix - 1 + n] != '_')
             continue;
         const char *t = name + sizeof prefix + n;
@@ -109,7 +110,7 @@ static bool tier_override(const char *name, size_t namelen, int *key, char tier[
 
 static void warn_unknown(const char *entry, size_t namelen)
 {
-    char known[512];
+    char known[1024];
     struct place_buf b = PLACE_BUF(known);
     for (int k = 0; k < NFIXED; k++)
         place_bprintf(&b, "%s, ", fixed[k]);
@@ -117,8 +118,7 @@ static void warn_unknown(const char *entry, size_t namelen)
         place_bprintf(&b, "%s, ", place_libplace_keys[k].env);
     place_bprintf(&b, "LIBPLACE_<KEY>_<TIER> with KEY one of ");
     for (int k = 0; place_tier_keys[k].name; k++)
-        if (place_tier_keys[k].env)
-            place_bprintf(&b, "%s%s", k > 1 ? ", " : "", place_tier_keys[k].env);
+        place_bprintf(&b, "%s%s", k ? ", " : "", place_tier_keys[k].env);
     place_warn("%.*s is not a libplace variable and is ignored (known: %s)", (int)namelen, entry,
                known);
 }
@@ -134,10 +134,21 @@ static const char *getvar(char *const *envp, const char *name)
 }
 
 /* The environment's overrides of [libplace] keys and of tier keys, and the warnings for
- * names libplace does not know. */
+ * names libplace does not know. Kinds first, as a kind declares a tier that the other
+ * variables of that tier may set keys of. */
 static void apply_overrides(char *const *envp)
 {
     static const char prefix[] = "LIBPLACE_";
+    static const char kind[] = "LIBPLACE_KIND_";
+    for (char *const *e = envp; e && *e; e++) {
+        int key;
+        char tier[PLACE_NAME_MAX];
+        const char *eq = strchr(*e, '=');
+        if (strncmp(*e, kind, sizeof kind - 1) == 0 && eq &&
+            tier_override(*e, (size_t)(eq - *e), &key, tier))
+            place_policy_set(&place_config, &(struct place_origin){*e, 0, false}, tier, "kind",
+                             eq + 1);
+    }
     for (; envp && *envp; envp++) {
         const char *entry = *envp;
         if (strncmp(entry, prefix, sizeof prefix - 1) != 0)
@@ -160,7 +171,8 @@ static void apply_overrides(char *const *envp)
         int key;
         char tier[PLACE_NAME_MAX];
         if (!known && tier_override(entry, namelen, &key, tier)) {
-            place_policy_set(&place_config, &at, tier, place_tier_keys[key].name, value);
+            if (key != PLACE_TKEY_KIND)
+                place_policy_set(&place_config, &at, tier, place_tier_keys[key].name, value);
             known = true;
         }
         if (!known)
@@ -209,13 +221,20 @@ void place_options_read_secure(char *const *envp, bool secure)
         return;
     const char *rules = getvar(envp, "LIBPLACE_RULES");
     const char *file = getvar(envp, "LIBPLACE_POLICY");
+    const char *text = getvar(envp, "LIBPLACE_INLINE_POLICY");
     const char *check = getvar(envp, "LIBPLACE_CHECK");
     place_options.check = check && strcmp(check, "0") != 0;
     /* the program's main never runs under a check, so stdout is free for the JSON */
     bool describe = check && strcmp(check, "json") == 0;
     if (rules)
         place_policy_parse_inline(&place_config, "LIBPLACE_RULES", rules);
-    if (file && *file)
+    if (file && text)
+        place_policy_error(&place_config,
+                           &(struct place_origin){"LIBPLACE_INLINE_POLICY", 0, false},
+                           "set with LIBPLACE_POLICY; expected one policy, a file or a text");
+    else if (text)
+        place_policy_parse_variable(&place_config, "LIBPLACE_INLINE_POLICY", text);
+    else if (file && *file)
         place_policy_parse_file(&place_config, file);
     else if (file)
         place_policy_error(&place_config, &(struct place_origin){"LIBPLACE_POLICY=", 0, false},

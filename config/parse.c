@@ -19,14 +19,20 @@
 
 enum { LINE_MAX_CHARS = 1000, FILE_MAX_BYTES = 1 << 20 };
 
+void place_origin_print(struct place_buf *b, const struct place_origin *at)
+{
+    if (at->line)
+        place_bprintf(b, at->in_rule ? "%s rule %d" : "%s:%d", at->source, at->line);
+    else
+        place_bprintf(b, "%s", at->source);
+}
+
 void place_policy_error(struct place_policy *p, const struct place_origin *at, const char *fmt, ...)
 {
     char line[8192]; /* a 1000-character value quoted a few times still fits */
     struct place_buf b = PLACE_BUF(line);
-    if (at->line)
-        place_bprintf(&b, at->in_rule ? "%s rule %d: " : "%s:%d: ", at->source, at->line);
-    else
-        place_bprintf(&b, "%s: ", at->source);
+    place_origin_print(&b, at);
+    place_bprintf(&b, ": ");
     va_list ap;
     va_start(ap, fmt);
     place_vbprintf(&b, fmt, ap);
@@ -99,15 +105,21 @@ static void hash(struct place_policy *p, const char *s)
         p->hash = (p->hash ^ (unsigned char)*s) * 0x100000001b3ull;
 }
 
+/* A tier with the defaults, or NULL when there is no room for one more. */
+static struct place_tier_config *new_tier(struct place_policy *p, const char *name)
+{
+    if (p->ntiers == PLACE_MAX_TIERS)
+        return NULL;
+    tier_defaults(&p->tiers[p->ntiers], name);
+    return &p->tiers[p->ntiers++];
+}
+
 struct place_tier_config *place_policy_tier(struct place_policy *p, const char *name, bool implied)
 {
     for (unsigned k = 0; k < p->ntiers; k++)
         if (strcmp(p->tiers[k].name, name) == 0)
             return &p->tiers[k];
-    if (!implied || p->ntiers == PLACE_MAX_TIERS || !place_policy_implied(name))
-        return NULL;
-    tier_defaults(&p->tiers[p->ntiers], name);
-    return &p->tiers[p->ntiers++];
+    return implied && place_policy_implied(name) ? new_tier(p, name) : NULL;
 }
 
 bool place_policy_implied(const char *name)
@@ -282,14 +294,10 @@ static void header(struct parser *ps, const char *line)
                                tname);
             return;
         }
-        if (!t && p->ntiers == PLACE_MAX_TIERS) {
+        if (!t && !(t = new_tier(p, tname))) {
             place_policy_error(p, &ps->at, "[%s]: too many tiers; expected at most %d", inner,
                                PLACE_MAX_TIERS);
             return;
-        }
-        if (!t) {
-            t = &p->tiers[p->ntiers++];
-            tier_defaults(t, tname);
         }
         t->declared = true;
         t->at = ps->at;
@@ -400,6 +408,15 @@ void place_policy_parse_text(struct place_policy *p, const char *source, const c
     parse_text(p, source, text);
 }
 
+/* A whole policy, from a file or a variable. */
+static void parse_whole(struct place_policy *p, const struct place_origin *at, const char *text)
+{
+    if (!parse_text(p, at->source, text))
+        place_policy_error(p, at,
+                           "the policy is empty; expected at least a [libplace], [tier NAME] "
+                           "or [rule NAME] section");
+}
+
 /* What a file that is not a regular one is, for the message. */
 static const char *file_type(mode_t mode)
 {
@@ -494,10 +511,19 @@ void place_policy_parse_file(struct place_policy *p, const char *path)
                            "file is text, as [rule NAME] and key = value lines)");
         return;
     }
-    if (!parse_text(p, p->file, text))
-        place_policy_error(p, &at,
-                           "the policy is empty; expected at least a [libplace], [tier NAME] "
-                           "or [rule NAME] section");
+    parse_whole(p, &at, text);
+}
+
+void place_policy_parse_variable(struct place_policy *p, const char *name, const char *text)
+{
+    struct place_origin at = {name, 0, false};
+    if (strlen(text) > FILE_MAX_BYTES) {
+        place_policy_error(p, &at, "larger than 1 MiB; expected a policy");
+        return;
+    }
+    /* the policy's name in the report and in placerun --check's summary */
+    strcpy(p->file, name);
+    parse_whole(p, &at, text);
 }
 
 /* One inline rule: space-separated key=value words. */
@@ -561,8 +587,26 @@ void place_policy_set(struct place_policy *p, const struct place_origin *at, con
         open_libplace(&s, p, NULL);
     } else {
         struct place_tier_config *t = place_policy_tier(p, section, true);
+        /* a kind declares the tier: a whole tier can come from the environment */
+        if (!t && strcmp(key, "kind") == 0) {
+            char why[256];
+            struct place_buf b = PLACE_BUF(why);
+            char name[PLACE_NAME_MAX];
+            if (!place_value_name(section, name, &b)) {
+                place_policy_error(p, at, "%s", why);
+                return;
+            }
+            if (!(t = new_tier(p, name))) {
+                place_policy_error(p, at, "too many tiers; expected at most %d", PLACE_MAX_TIERS);
+                return;
+            }
+            t->declared = true;
+            t->at = *at;
+        }
         if (!t) {
-            place_policy_error(p, at, "no tier named '%s'; expected a tier the policy declares",
+            place_policy_error(p, at,
+                               "no tier named '%s'; expected a tier the policy declares, or "
+                               "one that LIBPLACE_KIND_<TIER> declares",
                                section);
             return;
         }

@@ -55,6 +55,11 @@ struct place_origin {
     bool in_rule; /* line counts inline rules, not lines */
 };
 
+/* Where a setting came from, as messages name it: FILE:LINE, VARIABLE rule N, or the
+ * variable with its value. */
+struct place_buf;
+void place_origin_print(struct place_buf *b, const struct place_origin *at);
+
 struct place_tier_config {
     char name[PLACE_NAME_MAX];
     enum place_kind kind;
@@ -136,6 +141,8 @@ void place_policy_init(struct place_policy *p, void (*fn)(void *ctx, const char 
 /* Adds the sections of an INI text (source names it in messages) or of a file. */
 void place_policy_parse_text(struct place_policy *p, const char *source, const char *text);
 void place_policy_parse_file(struct place_policy *p, const char *path);
+/* A whole policy held by the variable `name` (LIBPLACE_INLINE_POLICY: placerun -p -). */
+void place_policy_parse_variable(struct place_policy *p, const char *name, const char *text);
 
 /* Adds LIBPLACE_RULES-style rules: "key=value key=value; key=value ...". */
 void place_policy_parse_inline(struct place_policy *p, const char *source, const char *text);

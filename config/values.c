@@ -2,8 +2,11 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <numaif.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "../policy/base/glob.h"
 
@@ -121,6 +124,10 @@ bool place_value_uint(const char *s, unsigned lo, unsigned hi, unsigned *out, st
     return true;
 }
 
+#define NODES_EXPECTED                                                                         \
+    "expected node numbers from 0 to 63 and ranges, as 1 or 2-3 or 0,2-3, or all; !LIST for "  \
+    "all but LIST, +LIST for nodes counted among those this process may use (numactl's syntax)"
+
 struct nodes {
     uint64_t mask;
     struct place_buf *why;
@@ -148,23 +155,82 @@ static bool node_range(void *arg, const char *field)
     return true;
 bad:
     place_bprintf(n->why,
-                  "'%.64s' is not a node or range of nodes; expected node numbers from 0 to 63 "
-                  "and ranges, as 1 or 2-3 or 0,2-3",
-                  field);
+                  "'%.64s' is not a node or range of nodes; " NODES_EXPECTED, field);
     return false;
 }
 
+/* The nodes this process may use (its cpuset's), as the kernel says; node 0 if it does not.
+ * A system call, not libnuma: the policy is read before libnuma is loaded, if it ever is. */
+static uint64_t mems_allowed(void)
+{
+    unsigned long allowed[1024 / (8 * sizeof(unsigned long))] = {0};
+    if (syscall(SYS_get_mempolicy, NULL, allowed, 1024ul, NULL, MPOL_F_MEMS_ALLOWED) != 0)
+        return 1;
+    return (uint64_t)allowed[0];
+}
+
+static void print_mask(struct place_buf *b, uint64_t mask)
+{
+    const char *sep = "";
+    for (unsigned k = 0; k < 64; k++)
+        if (mask >> k & 1) {
+            unsigned end = k;
+            while (end < 63 && mask >> (end + 1) & 1)
+                end++;
+            place_bprintf(b, end > k ? "%s%u-%u" : "%s%u", sep, k, end);
+            sep = ",";
+            k = end;
+        }
+}
+
+/* numactl's node syntax: [!][+]LIST or all, against the nodes this process may use. */
 bool place_value_nodes(const char *s, uint64_t *mask, struct place_buf *why)
 {
-    struct nodes n = {0, why};
+    const char *given = s;
+    bool invert = *s == '!';
+    s += invert;
+    bool relative = *s == '+';
+    s += relative;
     if (!*s) {
-        place_bprintf(why, "no nodes; expected node numbers from 0 to 63 and ranges, as 1 or 2-3 "
-                           "or 0,2-3");
+        place_bprintf(why, "no nodes; " NODES_EXPECTED);
         return false;
     }
-    if (!place_value_split(s, ',', node_range, &n))
+    uint64_t allowed = mems_allowed(), m = allowed;
+    if (strcmp(s, "all") != 0) {
+        struct nodes n = {0, why};
+        if (!place_value_split(s, ',', node_range, &n))
+            return false;
+        m = n.mask;
+    }
+    if (relative && strcmp(s, "all") != 0) {
+        /* +N: the Nth of the allowed nodes */
+        uint64_t abs = 0, left = allowed;
+        for (unsigned k = 0; k < 64 && left; k++) {
+            uint64_t lowest = left & -left;
+            if (m >> k & 1)
+                abs |= lowest;
+            left &= left - 1;
+            m &= ~(1ull << k);
+        }
+        if (m) {
+            int count = __builtin_popcountll(allowed);
+            place_bprintf(why, "'%.64s' counts past the node%s this process may use (", given,
+                          count == 1 ? "" : "s");
+            print_mask(why, allowed);
+            place_bprintf(why, "); expected +N with N below %d", count);
+            return false;
+        }
+        m = abs;
+    }
+    if (invert)
+        m = allowed & ~m;
+    if (!m) {
+        place_bprintf(why, "'%.64s' leaves none of the nodes this process may use (", given);
+        print_mask(why, allowed);
+        place_bprintf(why, "); expected a list that keeps at least one");
         return false;
-    *mask = n.mask;
+    }
+    *mask = m;
     return true;
 }
 

@@ -14,3 +14,6 @@ Python 3 standard library only. The two scripts in scripts/ are thin mains over 
 policy.schema.json describes the JSON of LIBPLACE_CHECK=json (docs/report.schema.json,
 the report's).
 """
+
+# meson.build's project version; tests/bats/install.bats holds them equal
+VERSION = "0.1.0"

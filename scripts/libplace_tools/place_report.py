@@ -6,6 +6,7 @@ import os
 import re
 import sys
 
+from . import VERSION
 from .compare import compare
 from .merge import merge
 from .plot import default_title, plot_svg, write_png
@@ -31,6 +32,7 @@ def build_parser():
                            "that cannot be written, 2 a usage error, a report that cannot be "
                            "read or is not a valid libplace report, or a merge of different "
                            "policies.")
+    parser.add_argument("--version", action="version", version=f"{NAME} {VERSION}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
                                      parser_class=Parser)
 

@@ -3,6 +3,7 @@ signals and stdio are the program's own), check a policy with libplace's own che
 list the tiers (the machine as probe finds it, the policy as libplace reads it)."""
 
 import errno
+import json
 import os
 import re
 import signal
@@ -10,11 +11,11 @@ import struct
 import sys
 import sysconfig
 
+from . import VERSION
+from . import fit, probe
 from . import policy as libplace_policy
-from . import probe
 from .units import size_str
 
-VERSION = "0.1.0"
 NAME = "placerun"
 
 # Exit statuses of placerun itself (a program that runs has its own).
@@ -24,35 +25,43 @@ EXIT_NOEXEC = 126
 EXIT_NOTFOUND = 127
 
 USAGE = (
-    "usage: placerun [-p POLICY] [-r REPORT] [--rule RULE]... [--dry-run] [--verify] [--lib PATH] "
-    "[--] PROGRAM [ARGS...] | placerun --check POLICY | placerun --tiers [-p POLICY] "
-    "(placerun --help for more)"
+    "usage: placerun [-p POLICY|-] [-r REPORT] [--rule RULE]... [--membind|--preferred|--interleave=NODES] "
+    "[--hbw] [--pinned] [--dry-run[=fold]] [--verify] [--lib PATH] [--] PROGRAM [ARGS...] | "
+    "placerun --check POLICY | placerun --tiers [--json] [-p POLICY] (placerun --help for more)"
 )
 
 HELP = """\
 usage: placerun [OPTIONS] [--] PROGRAM [ARGS...]
        placerun --check POLICY
        placerun [-p POLICY] [--rule RULE]... --check
-       placerun --tiers [-p POLICY] [--rule RULE]...
+       placerun --tiers [--json] [-p POLICY] [--rule RULE]...
 
 Run PROGRAM under libplace (LD_PRELOAD=libplace.so) and report where its memory went.
 
 options:
-  -p, --policy POLICY   the policy file (LIBPLACE_POLICY)
+  -p, --policy POLICY   the policy file (LIBPLACE_POLICY); - reads it from standard
+                        input (passed on in LIBPLACE_INLINE_POLICY; the program's
+                        standard input is then what is left of it)
   -r, --report REPORT   where the report goes: stderr or a path, %p the pid, %h the
                         host, %r the MPI rank, %j the job id, %q{NAME} the variable
-                        NAME, %t the start time (LIBPLACE_REPORT).
-                        Default: the policy's report key if it has one, else
-                        $LIBPLACE_REPORT if set, else stderr
+                        NAME, %t the start time (LIBPLACE_REPORT). A path ending in
+                        .json gets JSON, any other text.
+                        Default: $LIBPLACE_REPORT if set, else the policy's
+                        report key if it has one, else stderr
+  --format text|json    the report's format, whatever -r's extension
+                        (LIBPLACE_REPORT_FORMAT)
   --rule RULE           an inline rule, like 'size=1M.. to=hbw,dram'; repeat it for
                         more, tried in the order given and before the policy's rules
                         (LIBPLACE_RULES; replaces an inherited one)
-  --dry-run             plan instead of place: decide and count, but take all memory
-                        from dram (LIBPLACE_DRY_RUN=1)
+  --dry-run[=fold]      plan instead of place: decide and count, but take all memory
+                        from dram (LIBPLACE_DRY_RUN=1); =fold backs big planned blocks
+                        with one small shared buffer, their contents garbage
   --verify              check every resident page of each tier that binds memory to
                         nodes, not a sample, and report the result (LIBPLACE_VERIFY=all)
   --check               check the policy and rules, print every error (or a summary)
-                        and exit 1 on errors, 0 otherwise; runs no program
+                        and exit 1 on errors, 0 otherwise; then warn of what this
+                        machine lacks (nodes, HBW, GPUs, memory under a limit); runs no
+                        program
   --tiers               print what this machine offers, and run no program: NUMA nodes
                         (CPUs, size, free, distances), HBW nodes as memkind finds them
                         (MEMKIND_HBW_NODES, else HMAT bandwidth; hbw_check_available()),
@@ -60,10 +69,25 @@ options:
                         limits of the policy (-p, --rule, LIBPLACE_POLICY, LIBPLACE_RULES,
                         LIBPLACE_LIMIT_<TIER>) as libplace's check reads them. Exit 1
                         if the policy has errors
+  --json                with --tiers: the same as one JSON object
   --lib PATH            the libplace.so to use. Default: $LIBPLACE_LIB, else the
                         build or install next to placerun
   -h, --help            this help
   --version             placerun's version
+
+one-liners, in numactl's words (each an inline rule, tried in the order given with
+--rule's, before the policy's rules; WINDOW is a size window MIN..MAX, as 1M.. or
+4K..64K, every size when left out):
+  --membind=NODES[:WINDOW]     to a numa tier on NODES, policy bind
+  --preferred=NODES[:WINDOW]   to a numa tier on NODES, policy preferred
+  --interleave=NODES[:WINDOW]  to a numa tier on NODES, policy interleave
+                        NODES as numactl writes them: 1, 0-2, 0,2, all, !LIST (all but
+                        LIST), +LIST (counted among the nodes this process may use).
+                        The tier is called membind, preferred or interleave (membind2,
+                        ... for a second one), set up through LIBPLACE_KIND_<TIER>,
+                        LIBPLACE_NODES_<TIER> and LIBPLACE_POLICY_<TIER>
+  --hbw[=WINDOW]        to hbw, then dram
+  --pinned[=WINDOW]     to pinned CUDA host memory, then dram
 
 PROGRAM is found in PATH as a shell would find it, and exec'd with libplace.so in front
 of any LD_PRELOAD it had; options stop at PROGRAM. Other LIBPLACE_* variables in the
@@ -75,7 +99,7 @@ child: not an ELF shared object, another machine's, a library it needs missing, 
 libplace at all); 126 if PROGRAM cannot be executed; 127 if it is not
 found; 2 for a usage error. With --check and --tiers: 0 (no errors), 1 (errors).
 
-See libplace.policy(5).
+See placerun(1), libplace.policy(5).
 """
 
 
@@ -94,9 +118,13 @@ def usage_error(message):
 class Options:
     def __init__(self):
         self.policy = None
+        self.policy_text = None  # -p -: the policy read from stdin
         self.report = None
-        self.rules = []
-        self.dry_run = False
+        self.format = None
+        self.rules = []  # LIBPLACE_RULES's rules, --rule and one-liners in the order given
+        self.tiers_env = {}  # the one-liners' numa tiers, as LIBPLACE_<KEY>_<TIER> variables
+        self.dry_run = None  # None, "1" or "fold"
+        self.json = False
         self.check = False
         self.tiers = False
         self.verify = False
@@ -108,13 +136,62 @@ class Options:
         self.home = None  # the directory of placerun's real file
 
 
+# numactl's options: each a numa tier of that policy on the nodes, and a rule to it
+NUMA_ONE_LINERS = {"--membind": "bind", "--preferred": "preferred", "--interleave": "interleave"}
+# the tier each optional-window one-liner sends its window to, dram behind it
+TIER_ONE_LINERS = {"--hbw": "hbw", "--pinned": "pinned"}
+
+
+def window_words(window, option):
+    """size=WINDOW for a rule, or nothing for every size. The window is libplace's to
+    judge; what would break the rule's words is placerun's."""
+    if window is None or window == "":
+        return ""
+    if any(c in window for c in " \t\n;="):
+        usage_error(f"{option}: {window!r} is not a size window; expected MIN..MAX, as 1M.. or 4K..64K")
+    return f" size={window}"
+
+
+def rule_name(o, base):
+    """base, or base2, base3, ... when the one-liners already made one of that name."""
+    taken = {r.split()[0][5:] for r in o.rules if r.startswith("name=")}
+    name, k = base, 1
+    while name in taken:
+        k += 1
+        name = f"{base}{k}"
+    return name
+
+
+def add_numa(o, option, value):
+    """--membind=NODES[:MIN..MAX] and its kind: a numa tier and a rule of one name."""
+    nodes, _, window = value.partition(":")
+    if not nodes:
+        usage_error(f"{option} needs nodes, as {option}=1 or {option}=0-1:1M..")
+    if any(c in nodes for c in " \t\n;="):
+        usage_error(f"{option}: {nodes!r} is not a node list; expected numactl's syntax, as 1, 0-2, all, !0 or +1")
+    name = rule_name(o, option[2:])
+    words = window_words(window, option)
+    var = name.upper()
+    o.tiers_env.update({f"LIBPLACE_KIND_{var}": "numa", f"LIBPLACE_NODES_{var}": nodes,
+                        f"LIBPLACE_POLICY_{var}": NUMA_ONE_LINERS[option]})
+    o.rules.append(f"name={name}{words} to={name}")
+
+
+def add_tier(o, option, window):
+    """--hbw[=MIN..MAX], --pinned[=MIN..MAX]: the window to that tier, then dram."""
+    tier = TIER_ONE_LINERS[option]
+    o.rules.append(f"name={rule_name(o, tier)}{window_words(window, option)} to={tier},dram")
+
+
 def parse(argv):
     """Options come first; `--` or the first argument that is not an option ends them."""
     o = Options()
     with_value = {"-p": "policy", "--policy": "policy", "-r": "report", "--report": "report",
-                  "--rule": "rule", "--lib": "lib"}
-    flags = {"--dry-run": "dry_run", "--check": "check", "--tiers": "tiers", "--verify": "verify",
+                  "--rule": "rule", "--lib": "lib", "--format": "format",
+                  **{k: "numa" for k in NUMA_ONE_LINERS}}
+    flags = {"--check": "check", "--tiers": "tiers", "--verify": "verify", "--json": "json",
              "-h": "help", "--help": "help", "--version": "version"}
+    optional = {"--dry-run": "dry_run", **{k: "tier" for k in TIER_ONE_LINERS}}
     i = 0
     while i < len(argv):
         arg = argv[i]
@@ -133,6 +210,13 @@ def parse(argv):
             if value is not None:
                 usage_error(f"{name} takes no value")
             setattr(o, flags[name], True)
+        elif name in optional:
+            if optional[name] == "tier":
+                add_tier(o, name, value)
+            elif value not in (None, "fold"):
+                usage_error(f"--dry-run={value}: expected --dry-run or --dry-run=fold")
+            else:
+                o.dry_run = value or "1"
         elif name in with_value:
             if value is None:
                 if i >= len(argv):
@@ -142,12 +226,34 @@ def parse(argv):
             key = with_value[name]
             if key == "rule":
                 o.rules.append(value)
+            elif key == "numa":
+                add_numa(o, name, value)
+            elif key == "format" and value not in ("text", "json"):
+                usage_error(f"--format {value}: expected text or json")
             else:
                 setattr(o, key, value)
         else:
             usage_error(f"unknown option {arg!r}")
     o.positional = argv[i:]
+    if o.json and not o.tiers:
+        usage_error("--json is for --tiers (the report's format is --format json)")
+    if o.policy == "-":
+        o.policy = None
+        o.policy_text = read_stdin_policy()
     return o
+
+
+def read_stdin_policy():
+    """-p -: the policy's text, for LIBPLACE_INLINE_POLICY."""
+    try:
+        data = sys.stdin.buffer.read()
+    except (OSError, AttributeError) as e:
+        say(f"-p -: cannot read the policy from standard input ({e})")
+        sys.exit(EXIT_SETUP)
+    if b"\0" in data:
+        say("-p -: standard input holds a NUL byte; expected a policy (text)")
+        sys.exit(EXIT_SETUP)
+    return data.decode(errors="surrogateescape")
 
 
 def find_lib(o):
@@ -162,6 +268,11 @@ def find_lib(o):
         dirs = [os.path.join(top, "build"), os.path.join(top, "lib"), os.path.join(top, "lib", multiarch)]
         if multiarch != "x86_64-linux-gnu":
             dirs.append(os.path.join(top, "lib", "x86_64-linux-gnu"))
+        try:  # meson install writes it: this install's libdir, wherever that is
+            from .installed import LIBDIR
+            dirs.insert(0, os.path.join(o.home, LIBDIR))
+        except ModuleNotFoundError:
+            pass
         candidates, source = [os.path.join(d, "libplace.so") for d in dirs], None
     o.lib_source = source
     for c in candidates:
@@ -189,21 +300,32 @@ def build_env(o, lib, policy, check=None):
     env.pop("LIBPLACE_CHECK", None)
     if policy is not None:
         env["LIBPLACE_POLICY"] = policy
+        env.pop("LIBPLACE_INLINE_POLICY", None)
+    if o.policy_text is not None:
+        env["LIBPLACE_INLINE_POLICY"] = o.policy_text
+        env.pop("LIBPLACE_POLICY", None)
     if o.rules:
         env["LIBPLACE_RULES"] = "; ".join(o.rules)
+    env.update(o.tiers_env)
     if o.dry_run:
-        env["LIBPLACE_DRY_RUN"] = "1"
+        env["LIBPLACE_DRY_RUN"] = o.dry_run
     if o.verify and not check:
         env["LIBPLACE_VERIFY"] = "all"
     if o.report is not None:
         env["LIBPLACE_REPORT"] = o.report
+    form = o.format
+    if form is None and o.report is not None and o.report != "stderr":
+        form = "json" if o.report.lower().endswith(".json") else "text"
+    if form is not None:
+        env["LIBPLACE_REPORT_FORMAT"] = form
     if check:
         return libplace_policy.check_env(env, lib, check)
     # One child with lib preloaded: that it loads and is libplace (ld.so only warns about
     # an LD_PRELOAD it cannot load, and the program would run without it); and, when the
     # report's destination is the policy's to say, libplace is asked, so that the one
     # parser judges the file.
-    ask = "LIBPLACE_REPORT" not in env and bool(env.get("LIBPLACE_POLICY"))
+    ask = "LIBPLACE_REPORT" not in env and bool(env.get("LIBPLACE_POLICY")
+                                                 or env.get("LIBPLACE_INLINE_POLICY"))
     rc, out, said = libplace_policy.probe(env, lib, policy=ask)
     if not libplace_policy.loaded(rc):
         refuse_lib(o, lib, rc, said)
@@ -291,14 +413,20 @@ def same_file(a, b):
         return False
 
 
+def has_policy(o):
+    """Whether a run of o has a policy other than -p POLICY."""
+    return bool(o.policy_text is not None or o.rules
+                or any(os.environ.get(v) is not None
+                       for v in ("LIBPLACE_POLICY", "LIBPLACE_INLINE_POLICY", "LIBPLACE_RULES")))
+
+
 def check_usage(o):
     if o.policy is not None and o.positional:
         usage_error("--check takes one policy: -p POLICY or a POLICY argument, not both")
     if len(o.positional) > 1:
         usage_error("--check takes one POLICY and runs no program")
     policy = o.policy if o.policy is not None else (o.positional[0] if o.positional else None)
-    if policy is None and not o.rules and not os.environ.get("LIBPLACE_POLICY") \
-            and not os.environ.get("LIBPLACE_RULES"):
+    if policy is None and not has_policy(o):
         usage_error("--check needs a policy (POLICY, -p POLICY) or --rule")
     return policy
 
@@ -322,8 +450,20 @@ def run_check(o, lib, policy, form="1"):
 
 
 def check(o, lib, policy):
+    """libplace's check, then, for a policy without errors, how it fits this machine."""
     rc, _, _ = run_check(o, lib, policy)
+    if rc == 0:
+        _, out, _ = run_check(o, lib, policy, form="json")
+        doc = libplace_policy.read(out)
+        if isinstance(doc, dict):
+            print_warnings(fit.warnings(doc, probe.machine()))
     sys.exit(rc)
+
+
+def print_warnings(found):
+    for at, message in found:
+        sys.stderr.write(f"{NAME}: {at}: warning: {message}\n")
+    sys.stderr.flush()
 
 
 def resolve(program, path_var):
@@ -430,8 +570,7 @@ def policy_tiers(o):
     """Check the policy with libplace, as --check does; exit 1 with its errors. None without
     a policy, else the policy as libplace describes it (policy.schema.json), or the text it
     gave instead."""
-    env_has = os.environ.get("LIBPLACE_POLICY") is not None or os.environ.get("LIBPLACE_RULES") is not None
-    if o.policy is None and not o.rules and not env_has:
+    if o.policy is None and not has_policy(o):
         return None
     rc, out, said = run_check(o, find_lib(o), o.policy, form="json")
     sys.stderr.write(said)  # the errors; or libplace's warnings (an unknown variable, ...)
@@ -466,8 +605,17 @@ def print_policy(doc):
 def tiers(o):
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `placerun --tiers | head` ends quietly
     policy = policy_tiers(o)  # first: a policy with errors stops here, exit 1
-    probe.print_machine()
-    print_policy(policy)
+    m = probe.machine()
+    found = fit.warnings(policy, m) if isinstance(policy, dict) else []
+    if o.json:
+        json.dump({"machine": probe.machine_json(m), "policy": policy,
+                   "warnings": [{"at": at, "message": text} for at, text in found]},
+                  sys.stdout, indent=1)
+        sys.stdout.write("\n")
+    else:
+        probe.print_machine(m)
+        print_policy(policy)
+        print_warnings(found)
     sys.stdout.flush()
     return 0
 

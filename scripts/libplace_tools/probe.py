@@ -112,18 +112,19 @@ def print_nodes(nodes):
 
 
 def hbw_nodes(nodes):
-    """The HBW nodes as memkind finds them, as a line to print."""
+    """The HBW nodes as memkind finds them: (the node list, or None when it cannot be told;
+    a line to print)."""
     value = os.environ.get("MEMKIND_HBW_NODES")
     if value:
         listed = parse_list(value)
         if listed is None:
-            return f"{value} (from MEMKIND_HBW_NODES, as libnuma reads that: not a plain node list)"
+            return None, f"{value} (from MEMKIND_HBW_NODES, as libnuma reads that: not a plain node list)"
         absent = [n for n in listed if nodes is not None and n not in nodes]
         note = f"; {'node' if len(absent) == 1 else 'nodes'} {ranges(absent)} not on this machine" \
             if absent else ""
-        return f"{ranges(listed)} (from MEMKIND_HBW_NODES{note})"
+        return sorted(set(listed)), f"{ranges(listed)} (from MEMKIND_HBW_NODES{note})"
     if not nodes:
-        return NO_HBW
+        return [], NO_HBW
     bandwidth = {}
     for n in nodes:
         text = read_text(os.path.join(NODE_DIR, f"node{n}", "access0", "initiators", "read_bandwidth"))
@@ -131,19 +132,19 @@ def hbw_nodes(nodes):
             bandwidth[n] = int(text)
     cpu = [bandwidth[n] for n in nodes if nodes[n]["cpus"] and n in bandwidth]
     if not cpu:
-        return NO_HBW
+        return [], NO_HBW
     fast = sorted(n for n in bandwidth if bandwidth[n] > max(cpu))
     if not fast:
-        return NO_HBW
-    return (f"{ranges(fast)} (from HMAT: read bandwidth "
-            + ", ".join(f"node {n} {bandwidth[n]} MB/s" for n in fast)
-            + f", against {max(cpu)} MB/s for the CPU nodes)")
+        return [], NO_HBW
+    return fast, (f"{ranges(fast)} (from HMAT: read bandwidth "
+                  + ", ".join(f"node {n} {bandwidth[n]} MB/s" for n in fast)
+                  + f", against {max(cpu)} MB/s for the CPU nodes)")
 
 
 def in_child(probe, library):
-    """probe() -> lines, asked in a forked child: a library that crashes, aborts or hangs
-    takes the child with it, and its state stays out of placerun. The lines, or one
-    saying what went wrong."""
+    """probe() -> {"lines": [...], ...}, asked in a forked child: a library that crashes,
+    aborts or hangs takes the child with it, and its state stays out of placerun. Its
+    answer, or {"lines": [what went wrong]}."""
     sys.stdout.flush()
     sys.stderr.flush()
     r, w = os.pipe()
@@ -155,10 +156,10 @@ def in_child(probe, library):
             signal.signal(signal.SIGALRM, signal.SIG_DFL)
             signal.alarm(PROBE_SECONDS)
             try:
-                lines = probe()
+                answer = probe()
             except Exception as e:  # never a traceback
-                lines = [f"{probe.__name__} failed: {e}"]
-            data = json.dumps(lines).encode()
+                answer = {"lines": [f"{probe.__name__} failed: {e}"]}
+            data = json.dumps(answer).encode()
             while data:
                 data = data[os.write(w, data):]
         except BaseException:
@@ -173,15 +174,17 @@ def in_child(probe, library):
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
         if sig == signal.SIGALRM:
-            return [f"{library} gave no answer in {PROBE_SECONDS} s"]
-        return [f"asking {library} killed the process that asked: signal {sig}, {signal.Signals(sig).name}"]
+            return {"lines": [f"{library} gave no answer in {PROBE_SECONDS} s"]}
+        return {"lines": [f"asking {library} killed the process that asked: signal {sig}, "
+                          f"{signal.Signals(sig).name}"]}
     try:
-        lines = json.loads(b"".join(chunks))
-        if os.WEXITSTATUS(status) == 0 and isinstance(lines, list):
-            return [str(x) for x in lines]
+        answer = json.loads(b"".join(chunks))
+        if os.WEXITSTATUS(status) == 0 and isinstance(answer, dict):
+            return answer
     except ValueError:
         pass
-    return [f"the process that asked {library} exited with status {os.WEXITSTATUS(status)}, no answer"]
+    return {"lines": [f"the process that asked {library} exited with status "
+                      f"{os.WEXITSTATUS(status)}, no answer"]}
 
 
 def load_error(e):
@@ -193,22 +196,25 @@ def load_error(e):
 
 
 def memkind_probe():
+    """{"available": whether hbw_check_available() said yes, or None unasked; "lines"}"""
     try:
         memkind = ctypes.CDLL("libmemkind.so.0")
     except OSError as e:
-        return [f"memkind: libmemkind.so.0 {load_error(e)}, so hbw_check_available() was not asked"]
+        return {"available": None, "lines": [
+            f"memkind: libmemkind.so.0 {load_error(e)}, so hbw_check_available() was not asked"]}
     try:
         check = memkind.hbw_check_available
     except AttributeError:
-        return ["memkind: libmemkind.so.0 has no hbw_check_available()"]
+        return {"available": None, "lines": ["memkind: libmemkind.so.0 has no hbw_check_available()"]}
     check.argtypes = []
     check.restype = ctypes.c_int
     rc = check()
     if rc == 0:
-        return ["memkind: hbw_check_available() = 0: memkind has high-bandwidth memory to give"]
+        return {"available": True, "lines": [
+            "memkind: hbw_check_available() = 0: memkind has high-bandwidth memory to give"]}
     name = errno.errorcode.get(rc)
-    return [f"memkind: hbw_check_available() = {rc}{f' ({name})' if name else ''}: "
-            "memkind finds no high-bandwidth memory"]
+    return {"available": False, "lines": [f"memkind: hbw_check_available() = {rc}{f' ({name})' if name else ''}: "
+                                          "memkind finds no high-bandwidth memory"]}
 
 
 def loaded_path(prefix):
@@ -230,13 +236,18 @@ CUDA_ERRORS = {3: "CUDA_ERROR_NOT_INITIALIZED", 34: "CUDA_ERROR_STUB_LIBRARY",
 
 
 def cuda_probe():
+    """{"count": the GPUs the driver sees (None: it could not say), "devices": [{"index",
+    "name", "memory"}], "lines"}"""
+    def none(count, line):
+        return {"count": count, "devices": [], "lines": [line]}
+
     try:
         cuda = ctypes.CDLL("libcuda.so.1")
     except OSError as e:
         why = load_error(e)
         if why == "not found":
-            return ["GPUs: none (no CUDA driver: libcuda.so.1 not found)"]
-        return [f"GPUs: none (no CUDA driver: libcuda.so.1 {why})"]
+            return none(0, "GPUs: none (no CUDA driver: libcuda.so.1 not found)")
+        return none(0, f"GPUs: none (no CUDA driver: libcuda.so.1 {why})")
     where = loaded_path("libcuda.so") or "libcuda.so.1"
     c_int_p = ctypes.POINTER(ctypes.c_int)
 
@@ -291,19 +302,19 @@ def cuda_probe():
     try:
         call("cuInit", 0)
     except Missing as e:
-        return [f"GPUs: none ({e})"]
+        return none(0, f"GPUs: none ({e})")
     except LookupError as e:
-        return [f"GPUs: none ({e}; {driver})"]
+        return none(0, f"GPUs: none ({e}; {driver})")
     count = ctypes.c_int()
     try:
         call("cuDeviceGetCount", ctypes.byref(count))
     except Missing as e:
-        return [f"GPUs: unknown ({e})"]
+        return none(None, f"GPUs: unknown ({e})")
     except LookupError as e:
-        return [f"GPUs: unknown ({e}; {driver})"]
+        return none(None, f"GPUs: unknown ({e}; {driver})")
     if count.value <= 0:
-        return [f"GPUs: none (the CUDA driver sees no device; {driver})"]
-    lines = [f"GPUs: {count.value} ({driver})"]
+        return none(0, f"GPUs: none (the CUDA driver sees no device; {driver})")
+    lines, devices = [f"GPUs: {count.value} ({driver})"], []
     for k in range(count.value):
         device, parts = ctypes.c_int(), []
         try:
@@ -312,14 +323,18 @@ def cuda_probe():
             lines.append(f"gpu {k}: {e}")
             continue
         name = ctypes.create_string_buffer(256)
+        gpu = {"index": k, "name": None, "memory": None}
+        devices.append(gpu)
         try:
             call("cuDeviceGetName", name, len(name), device)
-            parts.append(name.value.decode(errors="replace") or "unnamed")
+            gpu["name"] = name.value.decode(errors="replace") or "unnamed"
+            parts.append(gpu["name"])
         except LookupError as e:
             parts.append(str(e))
         total = ctypes.c_size_t()
         try:
             call("cuDeviceTotalMem_v2", ctypes.byref(total), device)
+            gpu["memory"] = total.value
             parts.append(f"memory {size_str(total.value)}")
         except LookupError as e:
             parts.append(str(e))
@@ -338,19 +353,47 @@ def cuda_probe():
         except LookupError:
             pass
         lines.append(f"gpu {k}: " + ", ".join(parts))
-    return lines
+    return {"count": count.value, "devices": devices, "lines": lines}
 
 
-def print_machine():
+def machine():
+    """What this machine offers: {"numa": whether sysfs lists nodes, "nodes": {node: as
+    numa_nodes}, "hbw": {"nodes", "said", "memkind"}, "gpus": cuda_probe's answer}. Without
+    NUMA in sysfs, all memory is one node 0."""
+    nodes = numa_nodes()
+    numa = nodes is not None
+    if not numa:
+        info = meminfo("/proc/meminfo")
+        cpus = parse_list(read_text("/sys/devices/system/cpu/online") or "") \
+            or list(range(os.cpu_count() or 1))
+        nodes = {0: {"cpus": cpus, "total": info.get("MemTotal"), "free": info.get("MemFree"),
+                     "distance": []}}
+    hbw, said = hbw_nodes(nodes if numa else None)
+    return {"numa": numa, "nodes": nodes,
+            "hbw": {"nodes": hbw, "said": said, "memkind": in_child(memkind_probe, "libmemkind.so.0")},
+            "gpus": in_child(cuda_probe, "libcuda.so.1")}
+
+
+def machine_json(m):
+    """machine() as JSON-ready data: node numbers as fields, not keys."""
+    return {"numa": m["numa"],
+            "nodes": [dict(node=n, **m["nodes"][n]) for n in sorted(m["nodes"])],
+            "hbw": {"nodes": m["hbw"]["nodes"], "said": m["hbw"]["said"],
+                    "memkind_available": m["hbw"]["memkind"].get("available"),
+                    "memkind_said": m["hbw"]["memkind"]["lines"]},
+            "gpus": {"count": m["gpus"].get("count"), "devices": m["gpus"].get("devices", []),
+                     "said": m["gpus"]["lines"]}}
+
+
+def print_machine(m):
     """What this machine offers, each part followed by a blank line: the nodes, the HBW
     nodes and memkind's answer, the GPUs."""
-    nodes = numa_nodes()
-    print_nodes(nodes)
+    print_nodes(m["nodes"] if m["numa"] else None)
     print()
-    print(f"HBW nodes: {hbw_nodes(nodes)}")
-    for line in in_child(memkind_probe, "libmemkind.so.0"):
+    print(f"HBW nodes: {m['hbw']['said']}")
+    for line in m["hbw"]["memkind"]["lines"]:
         print(line if line.startswith("memkind") else f"memkind: {line}")
     print()
-    for line in in_child(cuda_probe, "libcuda.so.1"):
+    for line in m["gpus"]["lines"]:
         print(line if line.startswith(("GPUs", "gpu ")) else f"GPUs: unknown ({line})")
     print()

@@ -86,9 +86,10 @@ INI
 print(d["ok"], d["file"], d["inline_rules"], d["report"], d["report_format"], d["report_signal"],
       d["dry_run"], d["on_error"])
 for t in d["tiers"]:
-    print(t["name"], " ".join(f"{k}={v}" for k, v in t.items() if k != "name"))
+    print(t["name"], " ".join(f"{k}={v}" for k, v in t.items() if k not in ("name", "at")))
 for r in d["rules"]:
-    print(r["name"], " ".join(f"{k}={v}" for k, v in r.items() if k != "name"))' out.json
+    print(r["name"], " ".join(f"{k}={v}" for k, v in r.items() if k not in ("name", "at")))
+print(d["tiers"][2]["at"], [r["at"] for r in d["rules"]])' out.json
     assert_output "True pol.ini True r-%p.json json USR1 True abort
 dram kind=dram declared=False limit=0 reclaim_min=0 reclaim_target=0
 fast kind=hbw declared=True limit=12884901888 policy=preferred pagesize=2M reclaim_min=0 reclaim_target=0
@@ -97,7 +98,8 @@ pinned kind=pinned declared=False limit=0 chunk_initial=2097152 chunk_max=268435
 managed kind=managed declared=False limit=0 chunk_initial=2097152 chunk_max=268435456 chunk_growth=2 location=None reclaim_min=0 reclaim_target=0
 rules-1 api=['malloc', 'cuda'] size_min=0 size_max=4096 sites=[] depth=4 chain=['pinned', 'dram'] on_full=fallback wait_ms=None
 gpu api=['cuda'] size_min=0 size_max=None sites=[] depth=4 chain=['managed'] on_full=fallback wait_ms=None
-big api=['malloc'] size_min=1048576 size_max=67108864 sites=['*dgemm*', 'libsolver.so:*', 'solver+0x4a3f0'] depth=6 chain=['fast', 'far', 'dram'] on_full=wait wait_ms=2000"
+big api=['malloc'] size_min=1048576 size_max=67108864 sites=['*dgemm*', 'libsolver.so:*', 'solver+0x4a3f0'] depth=6 chain=['fast', 'far', 'dram'] on_full=wait wait_ms=2000
+{'tier': 'pol.ini:12', 'kind': 'pol.ini:13', 'limit': 'LIBPLACE_LIMIT_FAR=1G', 'policy': 'pol.ini:15', 'nodes': 'pol.ini:14'} ['LIBPLACE_RULES rule 1', 'LIBPLACE_RULES rule 2', 'pol.ini:17']"
 }
 
 @test "a policy with errors: still one valid JSON object, ok false and the count; the errors on stderr; status 1" {

@@ -135,6 +135,25 @@ static void valid(void)
     CHECK_EQ(p.rules[0].min, 1 << 20);
 }
 
+/* numactl's node syntax: all, !LIST and +LIST are the nodes this process may use. */
+static void numactl_nodes(void)
+{
+    parse("[tier a]\nkind = numa\nnodes = all\n[tier b]\nkind = numa\nnodes = +0\n"
+          "[tier c]\nkind = numa\nnodes = 0,!1\n",
+          NULL);
+    CHECK_EQ(p.errors, 1u);
+    uint64_t all = p.tiers[1].nodes;
+    CHECK(all != 0);
+    CHECK_EQ(p.tiers[2].nodes, all & -all);
+    one_error("[tier a]\nkind = numa\nnodes = !\n",
+              "t.ini:3: nodes = !: no nodes; expected node numbers from 0 to 63 and ranges, as 1 "
+              "or 2-3 or 0,2-3, or all; !LIST for all but LIST, +LIST for nodes counted among "
+              "those this process may use (numactl's syntax)");
+    parse("[tier a]\nkind = numa\nnodes = !all\n", NULL);
+    CHECK(strstr(said, "t.ini:3: nodes = !all: '!all' leaves none of the nodes this process may "
+                       "use (") == said);
+}
+
 static void invalid(void)
 {
     one_error("[rule a]\nsize = 1X..\nto = dram\n",
@@ -218,7 +237,9 @@ static void invalid(void)
               "t.ini:1: [tier far] has no nodes; expected nodes = LIST, as 1 or 2-3");
     one_error("[tier far]\nkind = numa\nnodes = 3-1\n",
               "t.ini:3: nodes = 3-1: '3-1' is not a node or range of nodes; expected node "
-              "numbers from 0 to 63 and ranges, as 1 or 2-3 or 0,2-3");
+              "numbers from 0 to 63 and ranges, as 1 or 2-3 or 0,2-3, or all; !LIST for all "
+              "but LIST, +LIST for nodes counted among those this process may use (numactl's "
+              "syntax)");
     one_error("[tier pinned]\npagesize = 2M\n",
               "t.ini:2: pagesize: not a key of pinned tiers; expected it only on tiers of kind "
               "hbw");
@@ -482,6 +503,7 @@ int main(void)
 {
     valid();
     invalid();
+    numactl_nodes();
     size_limits();
     empty_values();
     policy_files();

@@ -112,9 +112,10 @@ int main(void)
     char *unknown[] = {"LIBPLACE_REPROT=stderr", NULL};
     const char *said = read_env(unknown);
     CHECK(strncmp(said, "libplace: LIBPLACE_REPROT is not a libplace variable and is ignored "
-                        "(known: LIBPLACE_POLICY, LIBPLACE_RULES, ",
-                  strlen("libplace: LIBPLACE_REPROT is not a libplace variable and is ignored (known: LIBPLACE_POLICY, LIBPLACE_RULES, ")) == 0);
-    CHECK(strstr(said, "LIBPLACE_<KEY>_<TIER> with KEY one of LIMIT, POLICY,") != NULL);
+                        "(known: LIBPLACE_POLICY, LIBPLACE_INLINE_POLICY, LIBPLACE_RULES, ",
+                  strlen("libplace: LIBPLACE_REPROT is not a libplace variable and is ignored (known: "
+                         "LIBPLACE_POLICY, LIBPLACE_INLINE_POLICY, LIBPLACE_RULES, ")) == 0);
+    CHECK(strstr(said, "LIBPLACE_<KEY>_<TIER> with KEY one of KIND, LIMIT, POLICY,") != NULL);
     CHECK(!place_options.untouched && !place_options.refuse);
 
     /* the template */

@@ -1,0 +1,83 @@
+"""How a policy fits this machine: placerun --check's and --tiers' warnings. libplace
+judges a policy by itself alone (a policy is written on one machine and run on others);
+these say, before a run, what this machine will not give it. Each names where the tier or
+its key was written, as libplace's errors do."""
+
+from .probe import ranges
+from .units import size_str
+
+GPU_KINDS = ("device", "pinned", "managed")
+
+
+def where(doc, tier, key=None):
+    """Where tier's key (else the tier) was written; for a tier no section declares, the
+    first rule whose chain names it."""
+    at = tier.get("at", {})
+    if key and key in at:
+        return at[key]
+    if "tier" in at:
+        return at["tier"]
+    for rule in doc.get("rules", []):
+        if tier["name"] in rule.get("chain", []):
+            return rule["at"]
+    return doc.get("file") or "the policy"
+
+
+def capacity(tier, m):
+    """(bytes the tier's memory holds on this machine, what that is), or None."""
+    nodes, gpus = m["nodes"], m["gpus"]
+
+    def total(ids):
+        sizes = [nodes[n]["total"] for n in ids if n in nodes]
+        return sum(s for s in sizes if s) if sizes and all(sizes) else None
+
+    kind = tier["kind"]
+    if kind == "numa":
+        ids = [n for n in tier.get("nodes", []) if n in nodes]
+        return total(ids), f"node{'s' if len(ids) != 1 else ''} {ranges(ids)}"
+    if kind == "hbw" and m["hbw"]["nodes"]:
+        return total(m["hbw"]["nodes"]), f"HBW node{'s' if len(m['hbw']['nodes']) != 1 else ''} " \
+            f"{ranges(m['hbw']['nodes'])}"
+    if kind == "device":
+        gpu = next((g for g in gpus.get("devices", []) if g["index"] == tier.get("device")), None)
+        return (gpu["memory"], f"GPU {gpu['index']}") if gpu and gpu.get("memory") else None
+    if kind in ("dram", "pinned", "managed"):
+        return total(list(nodes)), "this machine's memory"
+    return None
+
+
+def warnings(doc, m):
+    """[(where, message)] for the policy described in doc (libplace's LIBPLACE_CHECK=json)
+    against the machine m (probe.machine())."""
+    out = []
+    nodes, gpus = m["nodes"], m["gpus"]
+    for t in doc.get("tiers", []):
+        name, kind = t["name"], t["kind"]
+        if kind == "numa":
+            absent = [n for n in t.get("nodes", []) if n not in nodes]
+            if absent:
+                out.append((where(doc, t, "nodes"),
+                            f"tier {name}: node{'s' if len(absent) > 1 else ''} {ranges(absent)} "
+                            f"not on this machine (it has node{'s' if len(nodes) > 1 else ''} "
+                            f"{ranges(nodes)})"))
+        if kind == "hbw" and m["hbw"]["nodes"] == [] and m["hbw"]["memkind"].get("available") is not True:
+            out.append((where(doc, t), f"tier {name}: memkind finds no high-bandwidth memory here "
+                                       "(placerun --tiers says why); its allocations will take the "
+                                       "rest of their chains"))
+        if kind in GPU_KINDS:
+            count = gpus.get("count")
+            if count == 0:
+                out.append((where(doc, t), f"tier {name}: no GPU here ({gpus['lines'][0]}); its "
+                                           "allocations will take the rest of their chains"))
+            elif kind == "device" and count is not None and t.get("device", 0) >= count:
+                out.append((where(doc, t, "device"),
+                            f"tier {name}: GPU {t.get('device', 0)} is not here (the driver sees "
+                            f"{count} GPU{'s' if count > 1 else ''}, 0 to {count - 1})"))
+        limit = t.get("limit") or 0
+        held = capacity(t, m) if limit else None
+        if held and held[0] is not None and limit > held[0]:
+            out.append((where(doc, t, "limit"),
+                        f"tier {name}: limit {size_str(limit)} is more than the "
+                        f"{size_str(held[0])} of {held[1]}; the memory runs out before the "
+                        "limit is reached"))
+    return out
