@@ -196,6 +196,12 @@ static void place_describe_settings(struct place_json *j, const struct place_pol
     place_json_uint(j, "fold_min", place_policy_fold_min(p));
     place_json_str(j, "on_error", on_error_names[p->on_error]);
     place_json_uint(j, "sites", p->sites);
+    if (p->sample)
+        place_json_uint(j, "sample", p->sample);
+    else
+        place_json_str(j, "sample", "all");
+    place_json_uint(j, "report_depth", p->report_depth);
+    place_json_str(j, "wrappers", *p->wrappers ? p->wrappers : NULL);
 }
 
 void place_describe_policy(const struct place_policy *p, int fd)

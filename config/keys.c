@@ -88,23 +88,16 @@ static bool set_report(struct place_policy *p, void *o, const char *v, struct pl
 }
 
 /* Process names or globs, separated by commas: only those processes write a report. */
-static bool process_glob(void *arg, const char *field)
-{
-    (void)arg;
-    return *field && !strchr(field, '/');
-}
-
 static bool set_report_only(struct place_policy *p, void *o, const char *v, struct place_buf *why)
 {
     (void)o;
-    if (strlen(v) >= sizeof p->report_only || !place_value_split(v, ',', process_glob, NULL)) {
+    if (!place_value_globs(v, "/", p->report_only, sizeof p->report_only)) {
         place_bprintf(why, "expected process names or globs separated by commas, as the "
                            "report's first line names the process (solver, python3*), "
                            "at most %zu characters",
                       sizeof p->report_only - 1);
         return false;
     }
-    strcpy(p->report_only, v);
     return true;
 }
 
@@ -181,22 +174,15 @@ static bool set_sample(struct place_policy *p, void *o, const char *v, struct pl
 }
 
 /* Function globs, separated by commas: the program's own allocation wrappers. */
-static bool function_glob(void *arg, const char *field)
-{
-    (void)arg;
-    return *field && !strchr(field, ':') && !strchr(field, '+');
-}
-
 static bool set_wrappers(struct place_policy *p, void *o, const char *v, struct place_buf *why)
 {
     (void)o;
-    if (strlen(v) >= sizeof p->wrappers || !place_value_split(v, ',', function_glob, NULL)) {
+    if (!place_value_globs(v, ":+", p->wrappers, sizeof p->wrappers)) {
         place_bprintf(why, "expected function names or globs separated by commas (my_alloc, "
                            "pool_*), at most %zu characters",
                       sizeof p->wrappers - 1);
         return false;
     }
-    strcpy(p->wrappers, v);
     return true;
 }
 

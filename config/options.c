@@ -1,6 +1,7 @@
 #include "options.h"
 
 #include <ctype.h>
+#include <errno.h> /* program_invocation_short_name */
 #include <limits.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -11,8 +12,6 @@
 #include "describe.h"
 #include "keys.h"
 #include "values.h"
-
-extern char *program_invocation_short_name;
 
 struct place_options place_options;
 struct place_policy place_config;

@@ -279,6 +279,19 @@ static bool glob_ok(const char *g)
     return place_glob_valid(g);
 }
 
+static bool glob_field(void *forbidden, const char *field)
+{
+    return glob_ok(field) && !strpbrk(field, forbidden);
+}
+
+bool place_value_globs(const char *s, const char *forbidden, char *out, size_t cap)
+{
+    if (strlen(s) >= cap || !place_value_split(s, ',', glob_field, (void *)forbidden))
+        return false;
+    strcpy(out, s);
+    return true;
+}
+
 bool place_value_pattern(const char *s, struct place_pattern *out, struct place_buf *why)
 {
     static const char expected[] =

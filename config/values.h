@@ -37,4 +37,8 @@ bool place_value_split(const char *s, char sep, bool (*fn)(void *arg, const char
 /* Whether name matches one of the globs of a comma-separated list (base/glob.h). */
 bool place_value_globs_match(const char *globs, const char *name);
 
+/* Globs separated by commas, each one base/glob.h takes as written and without a byte of
+ * forbidden, into out (cap bytes): false, out untouched, when s is not that or too long. */
+bool place_value_globs(const char *s, const char *forbidden, char *out, size_t cap);
+
 #endif

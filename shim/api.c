@@ -4,8 +4,8 @@
 
 #include "../config/options.h"
 #include "../include/libplace.h"
+#include "../policy/base/clock.h"
 #include "../policy/base/fmt.h"
-#include "../policy/base/process.h"
 #include "../policy/engine/whose.h"
 #include "../policy/report/report.h"
 #include "../policy/stats/threads.h"
@@ -69,16 +69,16 @@ static long long account(struct place_tier *t, size_t bytes, unsigned flags)
         return 0;
     if (flags & PLACE_ACCOUNT_OVERFLOW)
         return place_tier_charge(t, bytes, true) ? 0 : PLACE_NO_ROOM;
-    /* only another thread can make room, and never more than the limit */
-    if ((flags & PLACE_ACCOUNT_WAIT) && bytes <= t->limit && place_process_threads() != 1 &&
+    if ((flags & PLACE_ACCOUNT_WAIT) && place_tier_may_wait(t, bytes) &&
         place_tier_wait(t, INT64_MAX, charge, &bytes))
         return 0;
     return PLACE_NO_ROOM;
 }
 
+/* The bytes the limit counts are the tier's own: what a reservation tests. */
 static int has_room(struct place_tier *t, void *bytes)
 {
-    return query(PLACE_OP_QUERY_AVAILABLE, t) >= (long long)*(size_t *)bytes;
+    return place_stats_bytes(t->stats) + (int64_t)*(size_t *)bytes <= (int64_t)t->limit;
 }
 
 /* place_wait_available: StarPU's starpu_memory_wait_available. */
@@ -88,6 +88,8 @@ static long long wait_available(struct place_tier *t, size_t bytes, long timeout
         return 0;
     if (bytes > t->limit)
         return PLACE_NO_ROOM;
+    if (!place_tier_may_wait(t, bytes)) /* nothing else could free: the answer is now's */
+        return has_room(t, &bytes) ? 0 : PLACE_TIMED_OUT;
     int64_t deadline = timeout_ms < 0 ? INT64_MAX : place_now_ns() + (int64_t)timeout_ms * 1000000;
     return place_tier_wait(t, deadline, has_room, &bytes) ? 0 : PLACE_TIMED_OUT;
 }

@@ -13,8 +13,9 @@
  *     numbered one), the default action put back, and the signal raised again, or, for a
  *     fault, the faulting instruction re-run;
  *   - ignored by the program: the kernel ignores it (SIG_IGN is installed as is).
- * Writing the report takes the report's turn without waiting: a fault inside the report
- * finds it taken and goes straight to the default action. A stack overflow's SIGSEGV
+ * Writing the report waits for another thread's report to be written, never for its own
+ * thread's: a fault inside the report finds its thread writing and goes straight to the
+ * default action. A stack overflow's SIGSEGV
  * cannot run any handler without an alternate stack, and ends without a report. */
 #include "fatal.h"
 

@@ -18,6 +18,7 @@
 #include "../policy/engine/dry.h"
 #include "../policy/engine/modules.h"
 #include "../policy/engine/place.h"
+#include "../policy/engine/site.h"
 #include "../policy/engine/sampler.h"
 #include "../policy/report/report.h"
 #include "../policy/stats/threads.h"
@@ -42,6 +43,8 @@ extern char **environ;
 static const struct {
     void (*before)(void), (*parent)(void), (*child)(void);
 } fork_table[] = {
+    /* first: an unwind under way may take the other locks, never the other way round */
+    {place_sites_prefork, place_sites_postfork_parent, place_sites_postfork_child},
     {place_modules_prefork, place_modules_postfork, place_modules_postfork},
     {place_dry_prefork, place_dry_postfork, place_dry_postfork},
     {place_pools_prefork, place_pools_postfork, place_pools_postfork},

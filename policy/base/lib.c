@@ -50,14 +50,34 @@ void *place_real_dlsym(void *handle, const char *name)
     return place_glibc_dlsym_fn()(handle, name);
 }
 
+/* The libraries whose dlopen failed, for place_libs_explain. */
+static struct place_lib *failed[8];
+static _Atomic unsigned nfailed;
+
+static void say_why(struct place_lib *l, const char *what)
+{
+    snprintf(l->why, sizeof l->why, "%s (%s%s%s)", l->absent, what, l->hint ? "; " : "",
+             l->hint ? l->hint : "");
+}
+
 static const char *load(void *arg)
 {
     struct place_lib *l = arg;
     void *h = dlopen(l->file, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
-        const char *e = dlerror();
-        snprintf(l->why, sizeof l->why, "%s (%s%s%s)", l->absent, e ? e : l->file,
-                 l->hint ? "; " : "", l->hint ? l->hint : "");
+        /* Not dlerror: it translates its message, and gettext takes glibc's locale lock
+         * for reading. A load from inside setlocale's own malloc (which holds that lock
+         * for writing) released it under setlocale, and the program hung later (grep,
+         * under a pinned rule without a CUDA driver). The loader's words are asked for
+         * where a report is written (place_libs_explain). A lookup that succeeds clears
+         * the failure, so that the program's own dlerror() does not find libplace's. */
+        place_real_dlsym(RTLD_DEFAULT, "dlopen");
+        char what[128];
+        snprintf(what, sizeof what, "%s does not load", l->file);
+        say_why(l, what);
+        unsigned k = atomic_fetch_add(&nfailed, 1);
+        if (k < sizeof failed / sizeof failed[0])
+            failed[k] = l;
         return l->why;
     }
     atomic_store_explicit(&l->handle, h, memory_order_release);
@@ -73,6 +93,25 @@ static const char *load(void *arg)
 const char *place_lib_load(struct place_lib *l)
 {
     return place_once(&l->once, load, l);
+}
+
+void place_libs_explain(void)
+{
+    unsigned n = atomic_load(&nfailed);
+    for (unsigned k = 0; k < n && k < sizeof failed / sizeof failed[0]; k++) {
+        struct place_lib *l = failed[k];
+        if (!l || l->explained)
+            continue;
+        void *h = dlopen(l->file, RTLD_NOW | RTLD_LOCAL);
+        if (h) { /* it loads now: what was said then stands */
+            dlclose(h);
+            continue;
+        }
+        const char *e = dlerror();
+        if (e)
+            say_why(l, e);
+        l->explained = true;
+    }
 }
 
 /* While another thread loads the library, a lookup still finds it if the program has it

@@ -10,6 +10,7 @@
 #define PLACE_LIB_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 
 #include "hidden.h"
 
@@ -33,7 +34,7 @@ struct place_sym {
 
 struct place_lib {
     const char *file;   /* the soname dlopen asks for: "libnuma.so.1" */
-    const char *absent; /* said when it cannot be loaded: "no CUDA driver" (dlerror follows) */
+    const char *absent; /* said when it cannot be loaded: "no CUDA driver" (why follows) */
     const char *hint;   /* what to install, or NULL */
     const char *needs;  /* said when a symbol is missing: "memkind 1.12 or later is needed" */
     const struct place_sym *syms;
@@ -41,10 +42,16 @@ struct place_lib {
     _Atomic(void *) handle; /* kept even when a symbol is missing: lookups of others work */
     struct place_once once;
     char why[256];
+    bool explained; /* why holds the loader's own words */
 };
 
 /* Loads l and fills its symbols: NULL, why it cannot be used, or place_lib_busy. */
 const char *place_lib_load(struct place_lib *l);
+
+/* The loader's own words (dlerror's) for each library that did not load, into its why:
+ * only where glibc's locale lock cannot be held by the caller, as where a report is
+ * written outside a signal handler. */
+void place_libs_explain(void);
 
 /* A symbol of l by its exact name (l loaded first), or NULL. */
 void *place_lib_sym(struct place_lib *l, const char *name);

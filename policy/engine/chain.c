@@ -2,9 +2,9 @@
 
 #include <string.h>
 
+#include "../base/clock.h"
 #include "../base/out.h"
 #include "../base/path.h"
-#include "../base/process.h"
 #include "dry.h"
 #include "place.h"
 
@@ -89,15 +89,15 @@ static void *wait_for_room(struct place_tier *t, const struct place_rule_config 
 
 enum outcome { SERVED, REFUSED, FAILED };
 
-/* Whether waiting can help: only another thread's free makes room, so a process with
- * one thread would wait the whole timeout on every request (said once; not by the
- * children a multi-threaded program forks, each of which has one thread). */
-static bool may_wait(const struct place_rule_config *rule)
+/* Whether waiting can help (place_tier_may_wait). A process with one thread would wait
+ * the whole timeout on every request: said once (not by the children a multi-threaded
+ * program forks, each of which has one thread). */
+static bool may_wait(struct place_tier *t, size_t want, const struct place_rule_config *rule)
 {
     static _Atomic bool told;
-    if (place_process_threads() != 1)
+    if (place_tier_may_wait(t, want))
         return true;
-    if (!place_run.forked_from && !atomic_exchange(&told, true))
+    if (want <= t->limit && !place_run.forked_from && !atomic_exchange(&told, true))
         place_warn("rule %s: on_full = wait, but this process has one thread, whose own frees "
                    "are the only ones that could make room: it goes down the chain at once",
                    rule->name);
@@ -120,8 +120,8 @@ static enum outcome try_tier(struct place_tier *t, const struct place_rule_confi
     }
     switch (rule->on_full) {
     case PLACE_WAIT:
-        /* only frees can help, and only a request that fits the limit at all */
-        if (why == LIMIT && t->limit >= want && rule->wait_ms && may_wait(rule) &&
+        /* only frees can help */
+        if (why == LIMIT && rule->wait_ms && may_wait(t, want, rule) &&
             (*out = wait_for_room(t, rule, r)))
             return SERVED;
         break;

@@ -84,35 +84,24 @@ static int match_symbol(void *arg, const char *name, uint64_t value, uint64_t si
     return 0;
 }
 
-/* The allocation wrappers libplace knows: by exact name, or by a prefix (a family). */
-static bool known_wrapper(const char *name)
-{
-    static const char *const prefixes[] = {
-        "_Znw", "_Zna", /* operator new and new[], every form */
-        "g_malloc", "g_try_malloc", "g_realloc", "g_try_realloc", "g_slice_alloc", "g_memdup",
-        "g_strdup", "g_strndup", "PyMem_", "_PyMem_", "pymalloc_", "mca_mpool_",
-    };
-    static const char *const names[] = {
-        "strdup", "strndup", "__strdup", "__strndup", "wcsdup", "xmalloc", "xcalloc",
-        "xrealloc", "xstrdup", "xstrndup", "xzalloc", "xmemdup", "PyObject_Malloc",
-        "PyObject_Calloc", "PyObject_Realloc", "_PyObject_Malloc", "_PyObject_Calloc",
-        "_PyObject_Realloc", "opal_malloc", "opal_calloc", "opal_realloc", "sqlite3Malloc",
-        "sqlite3MallocZero", "sqlite3DbMallocRaw", "sqlite3DbMallocRawNN", "sqlite3DbMallocZero",
-        "sqlite3Realloc", "sqlite3DbRealloc", "sqlite3MemMalloc", "sqlite3MemRealloc",
-    };
-    for (size_t k = 0; k < sizeof prefixes / sizeof *prefixes; k++)
-        if (strncmp(name, prefixes[k], strlen(prefixes[k])) == 0)
-            return true;
-    for (size_t k = 0; k < sizeof names / sizeof *names; k++)
-        if (strcmp(name, names[k]) == 0)
-            return true;
-    return false;
-}
+/* The allocation wrappers libplace knows, as the globs of `wrappers` (a family by its
+ * prefix). */
+static const char known_wrappers[] =
+    "_Znw*, _Zna*," /* operator new and new[], every form */
+    "g_malloc*, g_try_malloc*, g_realloc*, g_try_realloc*, g_slice_alloc*, g_memdup*,"
+    "g_strdup*, g_strndup*, PyMem_*, _PyMem_*, pymalloc_*, mca_mpool_*,"
+    "strdup, strndup, __strdup, __strndup, wcsdup, xmalloc, xcalloc, xrealloc, xstrdup,"
+    "xstrndup, xzalloc, xmemdup, PyObject_Malloc, PyObject_Calloc, PyObject_Realloc,"
+    "_PyObject_Malloc, _PyObject_Calloc, _PyObject_Realloc, opal_malloc, opal_calloc,"
+    "opal_realloc, sqlite3Malloc, sqlite3MallocZero, sqlite3DbMallocRaw,"
+    "sqlite3DbMallocRawNN, sqlite3DbMallocZero, sqlite3Realloc, sqlite3DbRealloc,"
+    "sqlite3MemMalloc, sqlite3MemRealloc";
 
 static int match_wrapper(void *arg, const char *name, uint64_t value, uint64_t size)
 {
     struct module *m = arg;
-    if (known_wrapper(name) || place_value_globs_match(wrapper_globs, name))
+    if (place_value_globs_match(known_wrappers, name) ||
+        place_value_globs_match(wrapper_globs, name))
         add_range(m, m->base + value, m->base + value + size, PLACE_WRAPPER);
     return 0;
 }

@@ -140,22 +140,23 @@ static void *serve(int rule, struct place_request *r, unsigned *tier)
     void *p = place_chain(place_rules[rule], r, tier);
     if (p)
         place_count_rule(rule, r->ra, *tier, r->size);
-    if (p && *tier != 0 && place_counting && place_sample_due(r->size)) /* dram's: done() */
-        place_sample(p, r->size, *tier, r->ra);
     return p;
 }
 
 /* Leaves the guard raised at entry (was) and gives errno glibc's meaning: untouched
  * (saved) on success, ENOMEM on failure. A dram block (r's) is counted outside the
- * guard, in the thread's own slot. */
+ * guard, in the thread's own slot; a placed one may be the profile's sample. */
 static void *done(void *p, const struct place_request *r, unsigned tier, uint8_t was, int saved)
 {
     place_guard_leave(was);
     if (tier == 0) {
         if (place_counting)
             place_count_glibc(p, r->size, r->ra);
-    } else
+    } else {
         place_thread_seen();
+        if (p && place_counting && place_sample_due(r->size))
+            place_sample(p, r->size, tier, r->ra);
+    }
     errno = p ? saved : ENOMEM;
     return p;
 }

@@ -1,7 +1,6 @@
 #include "sampler.h"
 
-#include <time.h>
-
+#include "../base/clock.h"
 #include "../base/glibc.h"
 #include "../stats/threads.h"
 #include "site.h"
@@ -25,9 +24,7 @@ void place_sampler_start(uint64_t rate, unsigned d, bool on)
 /* The thread's first draw: seeded from its own address and the clock. */
 static void seed(struct place_thread *t)
 {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    t->sample_seed = ((uintptr_t)t * 0x9e3779b97f4a7c15ull) ^ (uint64_t)now.tv_nsec ^ 1;
+    t->sample_seed = ((uintptr_t)t * 0x9e3779b97f4a7c15ull) ^ (uint64_t)place_now_ns() ^ 1;
     t->sample_left += place_profile_interval(&t->sample_seed);
 }
 

@@ -1,6 +1,7 @@
 #include "site.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 
@@ -162,6 +163,54 @@ static bool add_frame(struct memo *m, uintptr_t ip, uintptr_t slot, unsigned dep
     return m->n < depth && *cum != stop;
 }
 
+/* libunwind's own locks are out of libplace's reach: a fork while another thread is
+ * inside libunwind would leave one held forever in the child, whose next unwind waits
+ * for it (seen: a stress test's child hung in unw_step). So a fork waits for the unwinds
+ * under way, and an unwind waits for a fork under way. */
+static _Atomic unsigned unwinding;
+static _Atomic bool forking;
+/* this thread's unwind, which a signal handler's fork interrupted: not waited for */
+static __thread bool mine __attribute__((tls_model("initial-exec")));
+
+static void unwind_begin(void)
+{
+    for (;;) {
+        atomic_fetch_add(&unwinding, 1); /* seq_cst: seen by the fork before it reads */
+        if (!atomic_load(&forking)) {
+            mine = true;
+            return;
+        }
+        atomic_fetch_sub(&unwinding, 1);
+        while (atomic_load(&forking))
+            sched_yield();
+    }
+}
+
+static void unwind_end(void)
+{
+    mine = false;
+    atomic_fetch_sub(&unwinding, 1);
+}
+
+void place_sites_prefork(void)
+{
+    atomic_store(&forking, true);
+    while (atomic_load(&unwinding) > (unsigned)mine)
+        sched_yield();
+}
+
+void place_sites_postfork_parent(void)
+{
+    atomic_store(&forking, false);
+}
+
+void place_sites_postfork_child(void)
+{
+    /* a thread that counted itself in and was backing out is not the child's */
+    atomic_store(&unwinding, 0);
+    atomic_store(&forking, false);
+}
+
 /* A stack that ended among wrappers: the last one read is the site. */
 static void last_is_site(struct memo *m, uint64_t cum)
 {
@@ -232,7 +281,9 @@ static void trace(struct memo *m, uintptr_t ra, uint64_t first, unsigned depth, 
 unsigned place_site_frames(uintptr_t ra, unsigned depth, uintptr_t *out)
 {
     struct memo m;
+    unwind_begin();
     trace(&m, ra, 0, depth, NEVER);
+    unwind_end();
     /* the counted frames are the last read: the wrappers came first */
     for (unsigned k = 0; k < m.n; k++)
         out[k] = m.val[m.raw - m.n + k];
@@ -298,9 +349,11 @@ const uint64_t *place_site_masks(uintptr_t ra, unsigned depth, unsigned *n)
         caller_only(m, ra, first);
         m->trusted = true;
     } else {
+        unwind_begin();
         m->trusted = hot && unwind(m, ra, first, depth);
         if (!hot)
             trace(m, ra, first, depth, all_patterns);
+        unwind_end();
     }
     m->ra = ra;
     m->sp = sp;

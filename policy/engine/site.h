@@ -46,4 +46,10 @@ void place_sites_start(uint64_t patterns);
  * high descriptors (shim/pipe.c). */
 void place_unwinder_start(void);
 
+/* Fork handlers: the fork waits for the unwinds under way (libunwind's locks must not be
+ * held in the child), and unwinds wait while it forks. */
+void place_sites_prefork(void);
+void place_sites_postfork_parent(void);
+void place_sites_postfork_child(void);
+
 #endif

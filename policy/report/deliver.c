@@ -14,6 +14,7 @@
 
 #include "../../config/options.h"
 #include "../base/fmt.h"
+#include "../base/lib.h"
 #include "../base/out.h"
 #include "../base/path.h"
 #include "format.h"
@@ -53,10 +54,16 @@ static const char *why(int err)
 static _Atomic bool busy;
 static __thread bool writing __attribute__((tls_model("initial-exec")));
 
-static bool take_turn(int signal)
+enum turn {
+    WAIT,        /* at exit, or asked for by the program */
+    SKIP,        /* the report signal's: it may have interrupted the report under way */
+    UNLESS_MINE, /* a fatal signal's: waits for another thread's report, not its own */
+};
+
+static bool take_turn(enum turn how)
 {
     while (atomic_exchange(&busy, true)) {
-        if (signal)
+        if (how == SKIP || (how == UNLESS_MINE && writing))
             return false;
         sched_yield();
     }
@@ -73,6 +80,8 @@ static void give_turn(void)
 static void report(int fd, int signal)
 {
     static struct place_gathered g;
+    if (!signal)
+        place_libs_explain();
     place_gather(&g, signal);
     if (place_config.report_format == PLACE_REPORT_JSON)
         place_report_json(fd, &g);
@@ -92,7 +101,7 @@ void place_report_postfork_child(void)
 
 static void report_to(const char *dest, int signal, bool numbered)
 {
-    if (!take_turn(signal))
+    if (!take_turn(signal ? SKIP : WAIT))
         return;
     write_to(dest, signal, numbered);
     give_turn();
@@ -198,12 +207,8 @@ void place_report_fatal(int sig)
 {
     if (!place_options.report)
         return;
-    while (!take_turn(sig)) {
-        if (writing)
-            return;
-        sched_yield();
-    }
-    write_to(place_options.report, sig, false);
+    if (take_turn(UNLESS_MINE))
+        write_to(place_options.report, sig, false);
 }
 
 void place_report_on_signal(int sig)

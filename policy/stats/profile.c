@@ -89,7 +89,7 @@ static size_t slot(uintptr_t p, size_t cap)
 
 static void filter_add(uintptr_t p, int d)
 {
-    uint8_t *f = &place_profile_filter[(p >> 4) & ((1u << PLACE_FILTER_BITS) - 1)];
+    uint8_t *f = place_profile_filter_slot((const void *)p);
     uint8_t v = *f;
     if (v != 255) /* a saturated count stays: a lookup that finds nothing is only slower */
         __atomic_store_n(f, (uint8_t)(v + d), __ATOMIC_RELAXED);

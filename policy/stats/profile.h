@@ -27,11 +27,16 @@ enum { PLACE_FILTER_BITS = 18 };
 /* How many sampled blocks live at addresses of each hash (saturating at 255). */
 extern PLACE_HIDDEN uint8_t place_profile_filter[1u << PLACE_FILTER_BITS];
 
+/* p's count in the filter (blocks are 16-byte aligned: the low bits tell nothing). */
+static inline uint8_t *place_profile_filter_slot(const void *p)
+{
+    return &place_profile_filter[((uintptr_t)p >> 4) & ((1u << PLACE_FILTER_BITS) - 1)];
+}
+
 /* Whether p may be a sampled block: false is certain. */
 static inline bool place_profile_maybe(const void *p)
 {
-    uintptr_t h = ((uintptr_t)p >> 4) & ((1u << PLACE_FILTER_BITS) - 1);
-    return __atomic_load_n(&place_profile_filter[h], __ATOMIC_RELAXED) != 0;
+    return __atomic_load_n(place_profile_filter_slot(p), __ATOMIC_RELAXED) != 0;
 }
 
 /* Counts size bytes off the calling thread's interval: true when this allocation is due

@@ -1,11 +1,11 @@
 #include "tier.h"
 
-#include <time.h>
-
 #include <string.h>
 
 #include "../../config/policy.h"
+#include "../base/clock.h"
 #include "../base/futex.h"
+#include "../base/process.h"
 #include "../stats/timeline.h"
 
 struct place_tier *place_tiers[PLACE_MAX_TIERS + 1] = {&place_dram, NULL};
@@ -103,11 +103,9 @@ void place_tier_release(struct place_tier *t, int64_t bytes)
     }
 }
 
-int64_t place_now_ns(void)
+bool place_tier_may_wait(const struct place_tier *t, size_t bytes)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    return bytes <= t->limit && place_process_threads() != 1;
 }
 
 bool place_tier_wait(struct place_tier *t, int64_t deadline,

@@ -137,10 +137,11 @@ void place_tier_release(struct place_tier *t, int64_t bytes);
 void place_tier_uncharge(struct place_tier *t, size_t usable);
 bool place_tier_charge(struct place_tier *t, size_t bytes, bool force);
 
-/* CLOCK_MONOTONIC, in nanoseconds. */
-int64_t place_now_ns(void);
+/* Whether waiting for room in t can serve bytes: they fit its limit at all, and another
+ * thread lives, whose frees are the only ones that could make room. */
+bool place_tier_may_wait(const struct place_tier *t, size_t bytes);
 
-/* Waits for room in t until deadline (place_now_ns's clock): room(t, ctx) is asked at
+/* Waits for room in t until deadline (base/clock.h's place_now_ns): room(t, ctx) is asked at
  * once and again each time a release in t wakes its waiters; 1 ends the wait with true,
  * -1 with false (room will never come), 0 waits on. */
 bool place_tier_wait(struct place_tier *t, int64_t deadline,

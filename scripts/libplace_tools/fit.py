@@ -3,6 +3,7 @@ judges a policy by itself alone (a policy is written on one machine and run on o
 these say, before a run, what this machine will not give it. Each names where the tier or
 its key was written, as libplace's errors do."""
 
+from . import probe
 from .probe import ranges
 from .units import size_str
 
@@ -46,6 +47,13 @@ def capacity(tier, m):
     return None
 
 
+def machine(doc):
+    """probe.machine(), asking memkind and the CUDA driver only for a policy with tiers
+    they serve."""
+    kinds = {t["kind"] for t in doc.get("tiers", [])}
+    return probe.machine(memkind="hbw" in kinds, cuda=bool(kinds & set(GPU_KINDS)))
+
+
 def warnings(doc, m):
     """[(where, message)] for the policy described in doc (libplace's LIBPLACE_CHECK=json)
     against the machine m (probe.machine())."""
@@ -76,8 +84,12 @@ def warnings(doc, m):
         limit = t.get("limit") or 0
         held = capacity(t, m) if limit else None
         if held and held[0] is not None and limit > held[0]:
+            # preferred and interleave take what the nodes lack from other nodes: the
+            # limit is reached all the same, partly elsewhere
+            after = ("the rest of what it takes comes from other nodes"
+                     if t.get("policy") in ("preferred", "interleave")
+                     else "the memory runs out before the limit is reached")
             out.append((where(doc, t, "limit"),
                         f"tier {name}: limit {size_str(limit)} is more than the "
-                        f"{size_str(held[0])} of {held[1]}; the memory runs out before the "
-                        "limit is reached"))
+                        f"{size_str(held[0])} of {held[1]}; {after}"))
     return out

@@ -105,10 +105,11 @@ def merged_inputs(docs):
 
 
 def by_name(items, key):
-    """{key: [item, ...]} in the order keys first appear."""
+    """{key: [item, ...]} in the order keys first appear; key is a field's name or a
+    function of the item."""
     groups = {}
     for item in items:
-        groups.setdefault(item[key], []).append(item)
+        groups.setdefault(key(item) if callable(key) else item[key], []).append(item)
     return groups
 
 
@@ -247,14 +248,14 @@ def merge_profiles(docs):
     do peaks (each process's own: a bound on the job's). Processes sampled at different
     rates still add up (each estimate is unbiased); the rate shown is the first's."""
     profiles = [d["profile"] for d in docs if "profile" in d]
-    groups = {}
-    for p in profiles:
-        for s in p["top"]:
-            groups.setdefault(tuple(f["site"] for f in s["frames"]), []).append(s)
+    # the site without frames (what did not fit a process's table) is a group of its own
+    groups = by_name([s for p in profiles for s in p["top"]],
+                     lambda s: tuple(f["site"] for f in s["frames"]))
     top = sorted((merge_profile_site(sites) for sites in groups.values()),
                  key=lambda s: -s["bytes"])
+    named = sum(1 for frames in groups if frames)
     return {"sample": profiles[0]["sample"], "lost": sum(p["lost"] for p in profiles),
-            "total": max([p["total"] for p in profiles] + [len(groups)]), "top": top}
+            "total": max([p["total"] for p in profiles] + [named]), "top": top}
 
 
 def merge_profile_site(sites):

@@ -30,8 +30,8 @@ def build_parser():
                                 "version 2): print, merge, compare and chart them.",
                     epilog="A REPORT of - is standard input. Exit status: 0 done, 1 an output "
                            "that cannot be written, 2 a usage error, a report that cannot be "
-                           "read or is not a valid libplace report, or a merge of different "
-                           "policies.")
+                           "read or is not a valid libplace report, or a merge refused "
+                           "(different policies, two reports of one rank).")
     parser.add_argument("--version", action="version", version=f"{NAME} {VERSION}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
                                      parser_class=Parser)
@@ -52,7 +52,8 @@ def build_parser():
     p.add_argument("reports", metavar="REPORT", nargs="+", help="a process's report")
     p.add_argument("-o", "--output", metavar="OUT", help="write here (default: stdout)")
     p.add_argument("--force", action="store_true",
-                   help="merge reports of different policies (hashes) too")
+                   help="merge reports of different policies (hashes), or two that claim "
+                        "one rank, too")
 
     p = commands.add_parser("compare", allow_abbrev=False, help="compare two reports",
                             description="Compare two reports per node and per rule: figures, "

@@ -121,7 +121,7 @@ class Options:
         self.policy_text = None  # -p -: the policy read from stdin
         self.report = None
         self.format = None
-        self.rules = []  # LIBPLACE_RULES's rules, --rule and one-liners in the order given
+        self.rules = []  # --rule's and the one-liners', in the order given (LIBPLACE_RULES)
         self.tiers_env = {}  # the one-liners' numa tiers, as LIBPLACE_<KEY>_<TIER> variables
         self.dry_run = None  # None, "1" or "fold"
         self.json = False
@@ -237,14 +237,15 @@ def parse(argv):
     o.positional = argv[i:]
     if o.json and not o.tiers:
         usage_error("--json is for --tiers (the report's format is --format json)")
-    if o.policy == "-":
-        o.policy = None
-        o.policy_text = read_stdin_policy()
     return o
 
 
-def read_stdin_policy():
-    """-p -: the policy's text, for LIBPLACE_INLINE_POLICY."""
+def take_stdin_policy(o):
+    """-p -: the policy's text, for LIBPLACE_INLINE_POLICY, read once the command line
+    has passed its checks (--help does not wait for standard input)."""
+    if o.policy != "-":
+        return
+    o.policy = None
     try:
         data = sys.stdin.buffer.read()
     except (OSError, AttributeError) as e:
@@ -253,7 +254,7 @@ def read_stdin_policy():
     if b"\0" in data:
         say("-p -: standard input holds a NUL byte; expected a policy (text)")
         sys.exit(EXIT_SETUP)
-    return data.decode(errors="surrogateescape")
+    o.policy_text = data.decode(errors="surrogateescape")
 
 
 def find_lib(o):
@@ -456,7 +457,7 @@ def check(o, lib, policy):
         _, out, _ = run_check(o, lib, policy, form="json")
         doc = libplace_policy.read(out)
         if isinstance(doc, dict):
-            print_warnings(fit.warnings(doc, probe.machine()))
+            print_warnings(fit.warnings(doc, fit.machine(doc)))
     sys.exit(rc)
 
 
@@ -638,11 +639,14 @@ def main(argv, home):
             usage_error("--tiers and --check: one or the other")
         if o.positional:
             usage_error("--tiers runs no program and takes no argument (a policy: -p POLICY)")
+        take_stdin_policy(o)
         return tiers(o)
     if o.check:
         policy = check_usage(o)
-        check(o, find_lib(o), policy)
+        take_stdin_policy(o)
+        check(o, find_lib(o), o.policy if policy == "-" else policy)
     if not o.positional:
         usage_error("no PROGRAM to run (or --check to check a policy, --tiers to see the tiers)")
+    take_stdin_policy(o)
     run(o, find_lib(o))
     return 0

@@ -84,23 +84,21 @@ def numa_nodes():
     return nodes
 
 
-def print_nodes(nodes):
-    if nodes is None:
-        info = meminfo("/proc/meminfo")
-        cpus = parse_list(read_text("/sys/devices/system/cpu/online") or "") \
-            or list(range(os.cpu_count() or 1))
-        print(f"available: 1 node (0) (no {NODE_DIR}: no NUMA here, so all memory is one node)")
-        print(f"node 0 cpus: {ranges(cpus)}")
-        for key, word in (("MemTotal", "size"), ("MemFree", "free")):
-            print(f"node 0 {word}: {size_str(info[key]) if key in info else 'unknown'}")
-        return
+def print_nodes(nodes, numa):
+    """The nodes of machine(), as numactl --hardware lists them; without NUMA, the one
+    node machine() made of the whole machine."""
     ids = sorted(nodes)
-    print(f"available: {len(ids)} node{'' if len(ids) == 1 else 's'} ({ranges(ids)})")
+    if numa:
+        print(f"available: {len(ids)} node{'' if len(ids) == 1 else 's'} ({ranges(ids)})")
+    else:
+        print(f"available: 1 node (0) (no {NODE_DIR}: no NUMA here, so all memory is one node)")
     for n in ids:
         node = nodes[n]
         print(f"node {n} cpus: {ranges(node['cpus']) if node['cpus'] else 'none'}")
         for key, word in (("total", "size"), ("free", "free")):
             print(f"node {n} {word}: {size_str(node[key]) if node[key] is not None else 'unknown'}")
+    if not numa:
+        return
     print("node distances:")
     width = max(4, max(len(str(n)) for n in ids) + 1,
                 max((len(str(x)) + 1 for n in ids for x in nodes[n]["distance"]), default=0))
@@ -356,10 +354,11 @@ def cuda_probe():
     return {"count": count.value, "devices": devices, "lines": lines}
 
 
-def machine():
+def machine(memkind=True, cuda=True):
     """What this machine offers: {"numa": whether sysfs lists nodes, "nodes": {node: as
     numa_nodes}, "hbw": {"nodes", "said", "memkind"}, "gpus": cuda_probe's answer}. Without
-    NUMA in sysfs, all memory is one node 0."""
+    NUMA in sysfs, all memory is one node 0. memkind and the CUDA driver are asked only
+    when wanted (each loads a library in a child): unasked, they answer nothing."""
     nodes = numa_nodes()
     numa = nodes is not None
     if not numa:
@@ -370,8 +369,11 @@ def machine():
                      "distance": []}}
     hbw, said = hbw_nodes(nodes if numa else None)
     return {"numa": numa, "nodes": nodes,
-            "hbw": {"nodes": hbw, "said": said, "memkind": in_child(memkind_probe, "libmemkind.so.0")},
-            "gpus": in_child(cuda_probe, "libcuda.so.1")}
+            "hbw": {"nodes": hbw, "said": said,
+                    "memkind": in_child(memkind_probe, "libmemkind.so.0") if memkind
+                    else {"available": None, "lines": []}},
+            "gpus": in_child(cuda_probe, "libcuda.so.1") if cuda
+            else {"count": None, "devices": [], "lines": []}}
 
 
 def machine_json(m):
@@ -388,7 +390,7 @@ def machine_json(m):
 def print_machine(m):
     """What this machine offers, each part followed by a blank line: the nodes, the HBW
     nodes and memkind's answer, the GPUs."""
-    print_nodes(m["nodes"] if m["numa"] else None)
+    print_nodes(m["nodes"], m["numa"])
     print()
     print(f"HBW nodes: {m['hbw']['said']}")
     for line in m["hbw"]["memkind"]["lines"]:

@@ -226,6 +226,18 @@ INI
     [ "$(node pinned skipped)" -ge 1 ]
 }
 
+@test "no CUDA driver, a pinned rule, a program that sets its locale: it runs to its end" {
+    # grep's setlocale allocates while it holds glibc's locale lock; libplace's failed
+    # dlopen of libcuda.so.1 there once asked dlerror, whose gettext released that lock,
+    # and grep hung at its next multibyte call
+    unset LD_LIBRARY_PATH
+    run --separate-stderr timeout 60 env LD_PRELOAD="$LIB" LIBPLACE_RULES='to=pinned,dram' \
+        LC_ALL=C.UTF-8 grep -c L <<<$'L\nx\nL'
+    assert_success
+    assert_output 2
+    assert_equal "${stderr_lines[0]}" "libplace: rule rules-1 skips tier pinned: no CUDA driver (libcuda.so.1 does not load)"
+}
+
 @test "a driver that fails: cuInit's error named, refusals counted and said once, defined error codes only" {
     export LIBPLACE_RULES='size=1M.. to=pinned'
     run --separate-stderr env FAKECUDA_FAIL=cuInit LD_PRELOAD="$LIB" /usr/bin/python3 -c 'print(len(bytearray(4 << 20)))'

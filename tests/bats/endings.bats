@@ -4,13 +4,13 @@
 
 load helpers
 
-# Starts "$PROGS/endings wait" in the background under the report settings of the
-# environment given as arguments, waits for it to say it allocated, and sends it
-# signal $SIG; its exit status is left in $BATS_TEST_TMPDIR/status.
+# Starts "$PROGS/endings $MODE" (default: wait) in the background under the report
+# settings of the environment given as arguments, waits for it to say it allocated, and
+# sends it signal $SIG; its exit status is left in $BATS_TEST_TMPDIR/status.
 kill_waiting() {
     local t=$BATS_TEST_TMPDIR
     rm -f "$t/out"
-    env "$@" "$PROGS/endings" wait >"$t/out" &
+    env "$@" "$PROGS/endings" "${MODE:-wait}" >"$t/out" &
     local pid=$! n=0
     until grep -q allocated "$t/out" 2>/dev/null; do
         kill -0 "$pid" 2>/dev/null || return 1 # it ended by itself
@@ -66,15 +66,8 @@ assert next(n for n in r["nodes"] if n["name"] == "a")["allocations"] == 1001' "
 
 @test "a handler of the program's decides: it runs, reads itself back, and the report comes at exit" {
     local t=$BATS_TEST_TMPDIR
-    SIG=INT
-    rm -f "$t/out"
-    env LD_PRELOAD="$LIB" LIBPLACE_REPORT="$t/r.txt" "$PROGS/endings" keepint >"$t/out" &
-    local pid=$!
-    until grep -q allocated "$t/out" 2>/dev/null; do sleep 0.05; done
-    kill -INT "$pid"
-    local status=0
-    wait "$pid" || status=$?
-    assert_equal "$status" 3
+    SIG=INT MODE=keepint kill_waiting LD_PRELOAD="$LIB" LIBPLACE_REPORT="$t/r.txt"
+    assert_equal "$(cat "$t/status")" 3
     grep -qx "own handler kept" "$t/out"
     grep -Eq '^libplace: report of pid [0-9]+ \(endings\), [0-9.]+ s, .* at exit\)$' "$t/r.txt"
     # an ignored signal stays ignored

@@ -5,8 +5,6 @@
 
 load helpers
 
-PLACERUN=$REPO/scripts/placerun
-
 setup() {
     export LIBPLACE_LIB=$LIB
     shopt -s nullglob

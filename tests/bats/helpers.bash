@@ -5,6 +5,7 @@ REPO=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 BUILD=$(cd "${BUILD_DIR:-$REPO/build}" && pwd)
 LIB=$BUILD/libplace.so
 PROGS=$BUILD/tests/progs
+PLACERUN=$REPO/scripts/placerun
 
 bats_require_minimum_version 1.5.0
 

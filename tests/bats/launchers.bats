@@ -53,7 +53,7 @@ reporters() { # the process names of the reports in directory $1, sorted, one li
 }
 
 @test "LD_PRELOAD set outside mpirun: exactly two rank reports, none from mpirun or timeout" {
-    command -v mpirun || skip "openmpi-bin is not installed"
+    command -v mpirun || fail "openmpi-bin is not installed (scripts/setup installs it)"
     local t=$BATS_TEST_TMPDIR
     mkdir "$t/r"
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 LD_PRELOAD="$LIB" \

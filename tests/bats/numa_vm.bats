@@ -101,7 +101,7 @@ tier_policy() {
 }
 
 @test "placerun's numactl one-liners: the kernel holds the pages where numactl's words say" {
-    export PLACERUN=$REPO/scripts/placerun LIB WHERE=$BATS_TEST_DIRNAME/where.py
+    export PLACERUN LIB WHERE=$BATS_TEST_DIRNAME/where.py
     run vm -- sh -c '
         run() { echo "$1:"; shift; "$PLACERUN" --lib "$LIB" -r stderr "$@" -- /usr/bin/python3 "$WHERE" 1 2>/dev/null; }
         run membind --membind=1:4M..

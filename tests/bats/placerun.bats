@@ -5,7 +5,6 @@
 
 load helpers
 
-PLACERUN=$REPO/scripts/placerun
 PY=/usr/bin/python3
 
 setup() {
@@ -508,9 +507,16 @@ C
 
 # -- one-liners, -p -, the report's format, --tiers --json, --check on this machine ------
 
+# The tests whose expected text is this machine's as CI has it: one NUMA node, no CUDA
+# driver.
+one_plain_node() {
+    local nodes
+    nodes=$(find /sys/devices/system/node -maxdepth 1 -name 'node[0-9]*' | wc -l)
+    [ "$nodes" -le 1 ] || skip "the expected text is a one-node machine's (this one has $nodes)"
+    ! ldconfig -p | grep -q 'libcuda\.so\.1 ' || skip "the expected text is a machine's without a CUDA driver"
+}
+
 @test "one-liners: the rules and tiers each builds, in the order given with --rule's" {
-    # one program, no pipeline: under to=pinned,dram without a CUDA driver, sh -c 'env |
-    # grep | sort' hangs (a bug seen here, not yet understood: see the issue's note)
     run --separate-stderr "$PLACERUN" -r "$BATS_TEST_TMPDIR/r-%p" --membind=0:1K.. --hbw=1M.. \
         --rule 'size=1..8 to=dram' --pinned --interleave=0,1 --membind=all -- /usr/bin/env
     assert_success
@@ -552,6 +558,7 @@ print(n["kind"], n["allocations"] >= 8, v["placed"] >= 8 * 256, v["placed"] + v[
 }
 
 @test "one-liners: numactl's node syntax judged by libplace, usage errors by placerun" {
+    one_plain_node
     run --separate-stderr "$PLACERUN" --membind='!0' -- /bin/true
     assert_equal "$status" 125
     assert_equal "${stderr_lines[0]}" "libplace: LIBPLACE_NODES_MEMBIND=!0: '!0' leaves none of the nodes this process may use (0); expected a list that keeps at least one"
@@ -601,6 +608,7 @@ print(n["kind"], n["allocations"] >= 8, v["placed"] >= 8 * 256, v["placed"] + v[
 }
 
 @test "--tiers --json: the machine, the policy as libplace reads it, the warnings, as one JSON object" {
+    one_plain_node
     printf '[tier far]\nkind = numa\nnodes = 0,7\n[rule a]\nto = far\n' >"$BATS_TEST_TMPDIR/p.ini"
     run --separate-stderr "$PLACERUN" --tiers --json -p "$BATS_TEST_TMPDIR/p.ini" --hbw=1G..
     assert_success
@@ -620,6 +628,7 @@ LIBPLACE_RULES rule 1 tier hbw: memkind finds"
 }
 
 @test "--check against this machine: absent nodes, HBW and GPUs, limits above memory: warnings at file:line, status 0" {
+    one_plain_node
     t=$BATS_TEST_TMPDIR
     printf '[tier far]\nkind = numa\nnodes = 5-6\nlimit = 900G\n[tier fast]\nkind = hbw\n[tier gpu]\nkind = device\ndevice = 3\n[tier near]\nkind = numa\nnodes = 0\n[rule a]\napi = any\nto = far, fast, gpu, near\n' >"$t/p.ini"
     total=$(($(awk '/MemTotal/ {print $4}' /sys/devices/system/node/node0/meminfo) * 1024))

@@ -118,6 +118,7 @@ assert b["tiers"] == {"dram": 6553600}, b' "$BATS_TEST_TMPDIR/report.json"
 @test "sample: bad values are refused with what is expected" {
     for v in 0 -1 lots; do
         run env LD_PRELOAD="$LIB" LIBPLACE_SAMPLE=$v LIBPLACE_REPORT=stderr /bin/true
+        assert_equal "$status" 125 # on_error = abort: the program does not start
         assert_line --partial "LIBPLACE_SAMPLE"
         assert_line --partial "expected"
     done

@@ -37,7 +37,7 @@ load helpers
             echo "README.md names $path, which is not in the repository"
             return 1
         }
-    done < <(grep -oE '(^|[^A-Za-z0-9_./-])(\.ci|bench|build|config|docs|include|policy|scripts|shim|tests)/[A-Za-z0-9_./-]*' \
+    done < <(grep -oE '(^|[^A-Za-z0-9_./-])(\.ci|bench|build|config|debian|docs|include|packaging|policy|scripts|shim|tests)/[A-Za-z0-9_./-]*' \
         "$REPO/README.md" | sed -E 's/^[^A-Za-z0-9_.]//' | grep -v '\*' | sort -u)
     [ "$n" -gt 20 ]
     # the file names it quotes alone: documents at the top, test suites in tests/bats
