@@ -55,7 +55,7 @@ static void check_tier(struct place_policy *p, struct place_tier_config *t)
     if (t->declared && !(t->seen & 1u << PLACE_TKEY_KIND) && !named_kind)
         place_policy_error(p, &t->at,
                            "[tier %s] has no kind; expected kind = dram, hbw, numa, "
-                           "pinned, managed or device",
+                           "pinned, managed, device or symmetric",
                            t->name);
     /* without a kind, what fits the kind cannot be told */
     if ((t->seen & ~t->given & 1u << PLACE_TKEY_KIND) ||
@@ -109,9 +109,23 @@ static void resolve_chain(struct place_policy *p, struct place_rule_config *r)
         if (!t) {
             place_policy_error(p, &r->to_at,
                                "to: no tier named '%s'; expected a tier declared with [tier %s] "
-                               "or one of dram, hbw, pinned, managed, deviceN",
+                               "or one of dram, hbw, pinned, managed, symmetric, deviceN",
                                name, name);
             continue;
+        }
+        if (r->api == PLACE_API_SHMEM) {
+            if (t->kind != PLACE_HBW && t->kind != PLACE_NUMA && t->kind != PLACE_SYMMETRIC)
+                place_policy_error(p, &r->to_at,
+                                   "to: %s is %s memory, which a symmetric heap's pages cannot be "
+                                   "bound to; expected hbw, numa or symmetric tiers in the chain "
+                                   "of an api = shmem rule",
+                                   name, place_kind_name(t->kind));
+        } else if (t->kind == PLACE_SYMMETRIC) {
+            place_policy_error(p, &r->to_at,
+                               "to: %s is an OpenSHMEM symmetric heap, which only shmem_malloc "
+                               "and its family allocate in; expected api = shmem for a chain "
+                               "with a symmetric tier",
+                               name);
         }
         if (t->kind == PLACE_DEVICE && r->api == PLACE_API_MALLOC)
             place_policy_error(p, &r->to_at,

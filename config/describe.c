@@ -141,6 +141,8 @@ static void place_describe_api(struct place_json *j, unsigned api)
         place_json_str(j, NULL, "malloc");
     if (api & PLACE_API_CUDA)
         place_json_str(j, NULL, "cuda");
+    if (api & PLACE_API_SHMEM)
+        place_json_str(j, NULL, "shmem");
     place_json_close(j, ']');
 }
 

@@ -6,7 +6,8 @@
 #include "../policy/base/path.h"
 #include "values.h"
 
-const char *const place_kind_names[] = {"dram", "hbw", "numa", "pinned", "managed", "device", NULL};
+const char *const place_kind_names[] = {"dram",    "hbw",    "numa",      "pinned",
+                                        "managed", "device", "symmetric", NULL};
 
 const char *place_kind_name(enum place_kind k)
 {
@@ -288,22 +289,24 @@ const struct place_key place_tier_keys[] = {
     {"chunk_max", set_chunk_max, "CHUNK_MAX", KIND(PINNED) | KIND(MANAGED)},
     {"chunk_growth", set_chunk_growth, "CHUNK_GROWTH", KIND(PINNED) | KIND(MANAGED)},
     {"location", set_location, "LOCATION", KIND(MANAGED)},
-    {"reclaim_min", set_reclaim_min, "RECLAIM_MIN", PLACE_ALL_KINDS},
-    {"reclaim_target", set_reclaim_target, "RECLAIM_TARGET", PLACE_ALL_KINDS},
+    /* a symmetric heap's memory is the SHMEM library's: nothing to reclaim */
+    {"reclaim_min", set_reclaim_min, "RECLAIM_MIN", PLACE_ALL_KINDS & ~KIND(SYMMETRIC)},
+    {"reclaim_target", set_reclaim_target, "RECLAIM_TARGET", PLACE_ALL_KINDS & ~KIND(SYMMETRIC)},
     {NULL, NULL, NULL, 0},
 };
 
 /* [rule NAME] */
 
-/* The words are the enum's bits: malloc 1, cuda 2, any 3. */
 static bool set_api(struct place_policy *p, void *o, const char *v, struct place_buf *why)
 {
     (void)p;
-    static const char *const words[] = {"malloc", "cuda", "any", NULL};
+    static const char *const words[] = {"malloc", "cuda", "any", "shmem", NULL};
+    static const unsigned apis[] = {PLACE_API_MALLOC, PLACE_API_CUDA, PLACE_API_ANY,
+                                    PLACE_API_SHMEM};
     int k;
     if (!place_value_word(v, words, &k, why))
         return false;
-    ((struct place_rule_config *)o)->api = (unsigned)k + 1;
+    ((struct place_rule_config *)o)->api = apis[k];
     return true;
 }
 

@@ -124,7 +124,7 @@ struct place_tier_config *place_policy_tier(struct place_policy *p, const char *
 
 bool place_policy_implied(const char *name)
 {
-    static const char *const kinds[] = {"hbw", "pinned", "managed", NULL};
+    static const char *const kinds[] = {"hbw", "pinned", "managed", "symmetric", NULL};
     for (int k = 0; kinds[k]; k++)
         if (strcmp(name, kinds[k]) == 0)
             return true;

@@ -29,7 +29,17 @@ enum {
     PLACE_DEFAULT_WAIT_MS = 1000,
 };
 
-enum place_kind { PLACE_DRAM, PLACE_HBW, PLACE_NUMA, PLACE_PINNED, PLACE_MANAGED, PLACE_DEVICE };
+/* symmetric: an OpenSHMEM symmetric heap, which the SHMEM library allocates; libplace
+ * counts its blocks and may bind their pages, never allocates in it. */
+enum place_kind {
+    PLACE_DRAM,
+    PLACE_HBW,
+    PLACE_NUMA,
+    PLACE_PINNED,
+    PLACE_MANAGED,
+    PLACE_DEVICE,
+    PLACE_SYMMETRIC
+};
 
 enum place_mempolicy {
     PLACE_MPOL_DEFAULT, /* the kind's own default: preferred for hbw, bind for numa */
@@ -41,7 +51,9 @@ enum place_mempolicy {
 
 enum place_pagesize { PLACE_PAGE_4K, PLACE_PAGE_2M, PLACE_PAGE_THP };
 
-enum place_api { PLACE_API_MALLOC = 1, PLACE_API_CUDA = 2, PLACE_API_ANY = 3 };
+/* any is the malloc family and CUDA; shmem rules are always named as such, since they
+ * bind the pages of a block the SHMEM library placed rather than choose its memory. */
+enum place_api { PLACE_API_MALLOC = 1, PLACE_API_CUDA = 2, PLACE_API_ANY = 3, PLACE_API_SHMEM = 4 };
 
 enum place_on_full { PLACE_FALLBACK, PLACE_WAIT, PLACE_OVERFLOW, PLACE_FAIL };
 
@@ -157,7 +169,7 @@ void place_policy_set(struct place_policy *p, const struct place_origin *at, con
 struct place_tier_config *place_policy_tier(struct place_policy *p, const char *name, bool implied);
 
 /* Whether name is a kind a chain may name without declaring it: hbw, pinned, managed,
- * deviceN (GPU N's memory). */
+ * symmetric, deviceN (GPU N's memory). */
 bool place_policy_implied(const char *name);
 
 /* The kind a tier of this name has without a kind key: a kind's own name, or device for

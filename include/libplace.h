@@ -24,7 +24,8 @@
 
 /* As a node name to place_used, place_peak, place_limit and place_available: every node
  * together (a limit of 0 there: some node has none; the peak is the sum of each node's, an
- * upper bound of theirs together). */
+ * upper bound of theirs together). An OpenSHMEM symmetric heap ("symmetric") is left out:
+ * it is address space, whose pages a bound block also counts in its hbw or numa node. */
 #define PLACE_ALL_NODES "*"
 
 /* place_account's flags: with none, a node without room answers PLACE_NO_ROOM. */

@@ -44,11 +44,14 @@ static long long query(int op, struct place_tier *t)
     }
 }
 
-/* The sum over every node, for PLACE_ALL_NODES: a limit of 0 (none) anywhere is none. */
+/* The sum over every node, for PLACE_ALL_NODES: a limit of 0 (none) anywhere is none. A
+ * symmetric heap is not memory of its own (libplace.h). */
 static long long total(int op)
 {
     long long sum = 0;
     for (struct place_tier **t = place_tiers; *t; t++) {
+        if ((*t)->config && (*t)->config->kind == PLACE_SYMMETRIC)
+            continue;
         long long v = query(op, *t);
         if (op == PLACE_OP_QUERY_LIMIT && v == 0)
             return 0;

@@ -28,8 +28,9 @@
 #include "../policy/tiers/pool.h"
 #include "../policy/tiers/tier.h"
 #include "fatal.h"
+#include "../policy/engine/blocks.h"
+#include "../policy/engine/shmem_path.h"
 #ifdef PLACE_HAVE_CUDA
-#include "../policy/engine/cuda_blocks.h"
 #include "../policy/engine/cuda_path.h"
 #endif
 
@@ -50,9 +51,7 @@ static const struct {
     {place_pools_prefork, place_pools_postfork, place_pools_postfork},
     {place_owner_prefork, place_owner_postfork, place_owner_postfork},
     {place_arenas_prefork, place_arenas_postfork_parent, place_arenas_postfork_child},
-#ifdef PLACE_HAVE_CUDA
-    {place_cu_blocks_prefork, place_cu_blocks_postfork, place_cu_blocks_postfork},
-#endif
+    {place_blocks_prefork, place_blocks_postfork, place_blocks_postfork},
     {place_profile_prefork, place_profile_postfork_parent, place_profile_postfork_child},
     {place_threads_prefork, place_threads_postfork_parent, place_threads_postfork_child},
 };
@@ -141,11 +140,13 @@ __attribute__((constructor)) static void place_init(void)
     if (place_options.refuse)
         _exit(PLACE_REFUSED_STATUS);
     bool reporting = place_options.report != NULL;
-    /* a GPU's tier keeps its limit on every device allocation, with or without rules */
-    bool devices = false;
+    /* a GPU's tier and a symmetric heap keep their limits on every call of theirs, with or
+     * without rules */
+    bool limits = false;
     for (unsigned k = 1; k < place_config.ntiers; k++)
-        devices |= place_config.tiers[k].kind == PLACE_DEVICE;
-    bool placing = (place_config.nrules || devices) && !place_options.untouched;
+        limits |= place_config.tiers[k].kind == PLACE_DEVICE ||
+                  place_config.tiers[k].kind == PLACE_SYMMETRIC;
+    bool placing = (place_config.nrules || limits) && !place_options.untouched;
     /* before the rules start: the modules' wrappers are part of every site */
     place_sampler_start(place_config.sample, place_config.report_depth, reporting);
     if (reporting || (placing && place_config.npatterns))
@@ -172,6 +173,7 @@ __attribute__((constructor)) static void place_init(void)
 #ifdef PLACE_HAVE_CUDA
     place_cuda_on = reporting || placing;
 #endif
+    place_shmem_on = reporting || placing;
     place_threads_start(reporting, placing);
     place_guard_leave(was);
 }

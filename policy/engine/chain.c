@@ -5,6 +5,8 @@
 #include "../base/clock.h"
 #include "../base/out.h"
 #include "../base/path.h"
+#include "../stats/symmetric.h"
+#include "../tiers/arena.h"
 #include "dry.h"
 #include "place.h"
 
@@ -23,12 +25,37 @@ static size_t charge(const struct place_tier *t, const struct place_request *r)
  * memory did (they may not). */
 enum refusal { NONE, LIMIT, MEMORY };
 
+/* A SHMEM library's block: its whole pages bound to t's nodes, counted in t. */
+static void *bind(struct place_tier *t, const struct place_request *r, bool force,
+                  enum refusal *why)
+{
+    static _Atomic bool told;
+    *why = LIMIT;
+    if (!place_tier_reserve(t, r->size, force))
+        return NULL;
+    if (place_numa_bind(r->block, r->size, place_arena_binding(t), true)) {
+        place_tier_release(t, (int64_t)r->size);
+        place_symmetric_unbindable();
+        if (!atomic_exchange(&told, true))
+            place_warn("the kernel refused to bind a symmetric heap block's pages to tier %s "
+                       "(mbind): such blocks stay where the SHMEM library put them",
+                       t->name);
+        *why = MEMORY;
+        return NULL;
+    }
+    place_tier_commit(t, r->size, force);
+    *why = NONE;
+    return r->block;
+}
+
 /* One try at tier t: reserve what the block will count, then allocate. force charges it
  * past the limit. A block bigger than good_size foresaw takes the rest under the limit
  * too, or goes back. */
 static void *attempt(struct place_tier *t, const struct place_request *r, bool force,
                      enum refusal *why)
 {
+    if (r->call == PLACE_SHMEM)
+        return bind(t, r, force, why);
     if (t->ops->take) { /* the tier counts its own bytes */
         bool limited;
         void *p = t->ops->take(t, r, force, &limited);
@@ -149,13 +176,16 @@ static void skip(struct place_tier *t, const struct place_rule_config *rule)
 }
 
 /* Whether tier t can serve call at all: GPU memory only CUDA calls, host memory the GPU
- * cannot reach only the malloc family; pinned and managed memory both. */
+ * cannot reach only the malloc family; pinned and managed memory both; a symmetric
+ * block's pages only nodes and its own heap. */
 static bool serves(const struct place_tier *t, enum place_call call)
 {
     enum place_kind kind = t->config ? t->config->kind : PLACE_DRAM;
     if (call == PLACE_CUDA)
         return kind == PLACE_DEVICE || kind == PLACE_PINNED || kind == PLACE_MANAGED;
-    return kind != PLACE_DEVICE;
+    if (call == PLACE_SHMEM)
+        return kind == PLACE_HBW || kind == PLACE_NUMA || kind == PLACE_SYMMETRIC;
+    return kind != PLACE_DEVICE && kind != PLACE_SYMMETRIC;
 }
 
 /* One tier of the chain: SERVED with *out, REFUSED (or skipped: *out NULL) or FAILED. */
@@ -166,6 +196,8 @@ static enum outcome try_link(struct place_tier *t, const struct place_rule_confi
     *out = NULL;
     if (t == &place_dram) /* glibc's: no limit, no ranges, counted by the shim */
         return (*out = t->ops->alloc(t, r)) ? SERVED : REFUSED;
+    if (t->config && t->config->kind == PLACE_SYMMETRIC) /* the heap's pages left as they are */
+        return (*out = r->block) ? SERVED : REFUSED;
     if (place_dry_run) {
         if (place_tier_reserve(t, r->size, false))
             return (*out = place_dry_alloc(t, r)) ? SERVED : REFUSED;
@@ -214,6 +246,10 @@ void *place_chain(const struct place_rule_config *rule, const struct place_reque
         if (refused) /* a dry run's planned tiers all refused */
             count(place_tiers[rule->chain[rule->nchain - 1]], PLACE_EV_FAILURES, 1);
         return NULL;
+    }
+    if (r->call == PLACE_SHMEM) { /* the block stays where its heap put it */
+        *tier = place_symmetric_tier()->index;
+        return r->block;
     }
     *tier = 0;
     void *p = place_dram.ops->alloc(&place_dram, r);

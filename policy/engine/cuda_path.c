@@ -9,7 +9,7 @@
 #include "../stats/sites.h"
 #include "../tiers/driver.h"
 #include "chain.h"
-#include "cuda_blocks.h"
+#include "blocks.h"
 #include "place.h"
 
 bool place_cuda_on;
@@ -75,8 +75,8 @@ CUresult place_cuda_alloc(CUdeviceptr *dptr, size_t size, struct place_cu_call *
         struct place_tier *t = place_tiers[i];
         CUdeviceptr d = t->ops->device_ptr ? (CUdeviceptr)t->ops->device_ptr(t, p)
                                            : (CUdeviceptr)(uintptr_t)p;
-        place_cu_blocks_put(PLACE_CU_POINTERS,
-                            &(struct place_cu_block){.key = d,
+        place_blocks_put(PLACE_BLOCKS_CUDA,
+                            &(struct place_block){.key = d,
                                                      .tier = t,
                                                      .host = p,
                                                      .usable = place_tier_counted(t, p, size, 0),
@@ -95,16 +95,16 @@ CUresult place_cuda_alloc(CUdeviceptr *dptr, size_t size, struct place_cu_call *
 
 CUresult place_cuda_free(CUdeviceptr d, struct place_cu_call *c)
 {
-    struct place_cu_block b;
+    struct place_block b;
     if (!c->next)
         return CUDA_ERROR_NOT_INITIALIZED;
-    bool known = d && place_cu_blocks_take(PLACE_CU_POINTERS, d, &b);
+    bool known = d && place_blocks_take(PLACE_BLOCKS_CUDA, d, &b);
     if (!known || !b.placed) { /* the driver's block: a counted one is uncounted if freed */
         CUresult rc = place_cu_call_free(c, d);
         if (known && rc == CUDA_SUCCESS)
             place_tier_uncharge(b.tier, b.usable);
         else if (known)
-            place_cu_blocks_put(PLACE_CU_POINTERS, &b);
+            place_blocks_put(PLACE_BLOCKS_CUDA, &b);
         return rc;
     }
     uint8_t was = place_guard_enter();
@@ -138,15 +138,15 @@ bool place_cuda_charge(enum place_kind kind, int dev, uint64_t key, size_t size,
         place_stats_count(t->stats, PLACE_EV_FAILURES, 1);
         return false;
     }
-    place_cu_blocks_put(handle ? PLACE_CU_HANDLES : PLACE_CU_POINTERS,
-                        &(struct place_cu_block){.key = key, .tier = t, .usable = size});
+    place_blocks_put(handle ? PLACE_BLOCKS_CUDA_HANDLES : PLACE_BLOCKS_CUDA,
+                        &(struct place_block){.key = key, .tier = t, .usable = size});
     return true;
 }
 
 bool place_cuda_discharge(uint64_t key, bool handle)
 {
-    struct place_cu_block b;
-    if (!place_cu_blocks_take(handle ? PLACE_CU_HANDLES : PLACE_CU_POINTERS, key, &b))
+    struct place_block b;
+    if (!place_blocks_take(handle ? PLACE_BLOCKS_CUDA_HANDLES : PLACE_BLOCKS_CUDA, key, &b))
         return false;
     place_tier_uncharge(b.tier, b.usable);
     return true;
@@ -169,6 +169,6 @@ void place_cuda_meminfo(size_t *free, size_t *total)
 
 struct place_tier *place_cuda_whose(const void *p)
 {
-    struct place_cu_block b;
-    return place_cu_blocks_find(PLACE_CU_POINTERS, (uintptr_t)p, &b) ? b.tier : NULL;
+    struct place_block b;
+    return place_blocks_find(PLACE_BLOCKS_CUDA, (uintptr_t)p, &b) ? b.tier : NULL;
 }

@@ -173,8 +173,13 @@ void place_gather(struct place_gathered *g, int signal)
     place_threads_pending(&pending, !signal);
     header(g, signal);
     g->ntiers = 0;
-    for (struct place_tier **t = place_tiers; *t; t++)
+    g->heap = NULL;
+    for (struct place_tier **t = place_tiers; *t; t++) {
+        if ((*t)->config && (*t)->config->kind == PLACE_SYMMETRIC && !g->heap)
+            g->heap = &g->nodes[g->ntiers];
         node(&g->nodes[g->ntiers++], *t, signal);
+    }
+    g->symmetric = place_symmetric_snapshot(&g->shmem) && g->heap;
     g->timeline = place_timeline_final(!signal);
     sites(g);
     profile(g);

@@ -13,6 +13,7 @@
 #include "../engine/modules.h"
 #include "../stats/counters.h"
 #include "../stats/profile.h"
+#include "../stats/symmetric.h"
 #include "../stats/timeline.h"
 #include "../tiers/tier.h"
 
@@ -88,6 +89,10 @@ struct place_gathered {
     uint64_t sample, lost; /* the mean interval (0: every allocation); samples not kept */
     unsigned nprofile, total_profile;
     struct place_profile_site profile[PLACE_MAX_PROFILE];
+    /* the symmetric heap, when a SHMEM call was seen: its decisions and its node */
+    bool symmetric;
+    struct place_symmetric_stats shmem;
+    const struct place_node_row *heap;
 };
 
 /* Fills g (a static one: it is large) from everything as it stands. signal: the signal

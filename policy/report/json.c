@@ -214,6 +214,37 @@ static void profile(struct place_json *j, const struct place_gathered *g)
     place_json_close(j, '}');
 }
 
+static void symmetric(struct place_json *j, const struct place_gathered *g)
+{
+    if (!g->symmetric)
+        return;
+    const struct place_symmetric_stats *s = &g->shmem;
+    char digest[17];
+    struct place_buf b = PLACE_BUF(digest);
+    place_bprintf(&b, "%016llx", (unsigned long long)s->digest);
+    place_json_open(j, "symmetric", '{');
+    place_json_str(j, "tier", g->heap->name);
+    place_json_uint(j, "calls", s->calls);
+    place_json_str(j, "digest", digest);
+    place_json_uint(j, "refused", s->refused);
+    place_json_uint(j, "unbindable", s->unbindable);
+    place_json_int(j, "peak", g->heap->s.peak);
+    place_json_int(j, "in_use", g->heap->s.bytes);
+    place_json_uint(j, "suggested_size", place_symmetric_suggested((uint64_t)g->heap->s.peak));
+    place_json_open(j, "bound", '[');
+    for (unsigned k = 0; k < g->ntiers; k++)
+        if (s->binds[k]) {
+            place_json_open(j, NULL, '{');
+            place_json_str(j, "tier", g->nodes[k].name);
+            place_json_uint(j, "blocks", s->blocks[k]);
+            place_json_uint(j, "bytes", s->bytes[k]);
+            place_json_uint(j, "binds", s->binds[k]);
+            place_json_close(j, '}');
+        }
+    place_json_close(j, ']');
+    place_json_close(j, '}');
+}
+
 void place_report_json(int fd, const struct place_gathered *g)
 {
     static struct place_json j;
@@ -222,6 +253,7 @@ void place_report_json(int fd, const struct place_gathered *g)
     header(&j, g);
     nodes(&j, g);
     rules(&j, g);
+    symmetric(&j, g);
     sites(&j, g);
     profile(&j, g);
     place_json_close(&j, '}');

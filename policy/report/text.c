@@ -256,10 +256,44 @@ static void text_profile(int fd, const struct place_gathered *g)
                    (unsigned long long)g->lost);
 }
 
+/* "1 call", "2 calls" */
+static const char *s_unless_one(uint64_t n)
+{
+    return n == 1 ? "" : "s";
+}
+
+static void text_symmetric(int fd, const struct place_gathered *g)
+{
+    if (!g->symmetric)
+        return;
+    const struct place_symmetric_stats *s = &g->shmem;
+    char peak[PLACE_SIZE_STR], used[PLACE_SIZE_STR];
+    uint64_t size = place_symmetric_suggested((uint64_t)g->heap->s.peak);
+    place_line(fd,
+               "symmetric heap: %llu call%s, peak %s (SHMEM_SYMMETRIC_SIZE=%lluM would hold "
+               "it), in use %s, decisions %016llx",
+               (unsigned long long)s->calls, s_unless_one(s->calls),
+               place_size_str(peak, g->heap->s.peak), (unsigned long long)(size >> 20),
+               place_size_str(used, g->heap->s.bytes), (unsigned long long)s->digest);
+    for (unsigned k = 0; k < g->ntiers; k++)
+        if (s->binds[k])
+            place_line(fd, "symmetric heap: pages bound to %s: %llu block%s in all, %llu now (%s)",
+                       g->nodes[k].name, (unsigned long long)s->binds[k],
+                       s_unless_one(s->binds[k]), (unsigned long long)s->blocks[k],
+                       place_size_str(used, (int64_t)s->bytes[k]));
+    if (s->refused || s->unbindable)
+        place_line(fd,
+                   "symmetric heap: %llu call%s refused by the symmetric tier's limit; %llu "
+                   "binding%s refused by the kernel (mbind)",
+                   (unsigned long long)s->refused, s_unless_one(s->refused),
+                   (unsigned long long)s->unbindable, s_unless_one(s->unbindable));
+}
+
 void place_report_text(int fd, const struct place_gathered *g)
 {
     text_header(fd, g);
     text_nodes(fd, g);
+    text_symmetric(fd, g);
     text_rules(fd, g);
     text_sites(fd, g);
     text_profile(fd, g);

@@ -29,9 +29,10 @@ static int create(struct place_arena *a, struct place_tier *t, size_t want,
                                    : "the kernel refused to reserve address space for it";
         return -1;
     }
-    if (spec && spec->binding && (*why = place_numa_bind(p, len, spec->binding)))
+    if (spec && spec->binding && (*why = place_numa_bind(p, len, spec->binding, false)))
         return -1;
-    a->nodes = spec && spec->binding ? spec->binding->nodes : 0;
+    if (spec && spec->binding)
+        a->binding = *spec->binding;
     /* the first half for small blocks, the second for large ones (whole huge pages each) */
     size_t half = (len / 2) & ~(((size_t)2 << 20) - 1);
     bool huge = flags & MAP_HUGETLB;
@@ -169,6 +170,11 @@ void place_arena_give(struct place_tier *t, void *p)
         to_pool(t, a, p);
     else if (!place_cache_push(t, &a->slabs, p))
         place_cache_overflow(t, &a->slabs, place_slabs_class(&a->slabs, p), p);
+}
+
+const struct place_binding *place_arena_binding(struct place_tier *t)
+{
+    return &((struct place_arena *)t->state)->binding;
 }
 
 size_t place_arena_usable(struct place_tier *t, const void *p)

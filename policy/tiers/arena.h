@@ -25,7 +25,7 @@ struct place_arena {
     struct place_slabs slabs;     /* the first half: small blocks */
     struct place_extents extents; /* the second: larger ones */
     void *_Atomic deferred;       /* blocks freed inside libplace (place_arena_defer) */
-    uint64_t nodes; /* the NUMA nodes its pages are bound to; 0: the kernel's choice */
+    struct place_binding binding; /* its pages' NUMA policy; nodes 0: the kernel's choice */
 };
 
 /* What an arena's range is: by default (spec NULL, or zero fields) as much address space
@@ -42,6 +42,10 @@ struct place_arena_spec {
 /* Sets up an arena for tier t (its state), registered as t's range. Returns 0, or -1
  * with t->unavailable saying what failed. The operations below then serve t. */
 int place_arena_tier(struct place_tier *t, const struct place_arena_spec *spec);
+
+/* The NUMA policy of an arena tier's range (hbw, numa): what a block bound to the tier
+ * from outside the arena takes (engine/shmem_path.c). */
+const struct place_binding *place_arena_binding(struct place_tier *t);
 
 /* The machine's memory in bytes. */
 size_t place_ram(void);

@@ -63,12 +63,13 @@ int place_numa_mode(enum place_mempolicy policy, uint64_t nodes)
     }
 }
 
-const char *place_numa_bind(void *lo, size_t len, const struct place_binding *b)
+const char *place_numa_bind(void *lo, size_t len, const struct place_binding *b, bool move)
 {
-    unsigned long mask = (unsigned long)b->nodes;
-    if (nl.mbind(lo, len, b->mode, &mask, sizeof mask * 8 + 1, 0) != 0)
+    unsigned long mask = b ? (unsigned long)b->nodes : 0;
+    if (nl.mbind(lo, len, b ? b->mode : MPOL_DEFAULT, &mask, sizeof mask * 8 + 1,
+                 move ? MPOL_MF_MOVE : 0) != 0)
         return "mbind refused the tier's nodes and policy";
-    if (b->thp && madvise(lo, len, MADV_HUGEPAGE) != 0)
+    if (b && b->thp && madvise(lo, len, MADV_HUGEPAGE) != 0)
         return "madvise(MADV_HUGEPAGE) failed: transparent huge pages are off in this kernel";
     return NULL;
 }
@@ -97,7 +98,7 @@ int place_numa_stats(struct place_tier *t, size_t *total, size_t *free)
     const struct place_arena *a = t->state;
     *total = *free = 0;
     for (unsigned n = 0; n < 64; n++)
-        if (a->nodes >> n & 1) {
+        if (a->binding.nodes >> n & 1) {
             long long f = 0, size = nl.node_size64((int)n, &f);
             if (size < 0)
                 return -1;
@@ -152,7 +153,7 @@ static void scan(const struct place_arena *a, uint64_t nodes, uint64_t stride,
 int place_numa_verify(struct place_tier *t, bool all, struct place_verified *v)
 {
     const struct place_arena *a = t->state;
-    uint64_t nodes = a ? a->nodes : 0;
+    uint64_t nodes = a ? a->binding.nodes : 0;
     *v = (struct place_verified){.all = all};
     if (!a || !nl.move_pages)
         return -1;

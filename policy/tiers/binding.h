@@ -21,8 +21,9 @@ struct place_binding {
 
 int place_numa_mode(enum place_mempolicy policy, uint64_t nodes);
 
-/* Binds [lo, lo + len) as b says; NULL, or why it failed. */
-const char *place_numa_bind(void *lo, size_t len, const struct place_binding *b);
+/* Binds [lo, lo + len) as b says (b NULL: back to the process's default policy); with
+ * move, pages already touched move to b's nodes. NULL, or why it failed. */
+const char *place_numa_bind(void *lo, size_t len, const struct place_binding *b, bool move);
 
 /* The stats and verify operations of a tier that is an arena bound to nodes (numa, hbw):
  * the memory of its nodes together and what is free of it; where the kernel holds its

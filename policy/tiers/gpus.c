@@ -22,28 +22,21 @@ static void add_gpu_tiers(void)
 {
     static struct place_tier added[MAX_GPUS];
     static struct place_tier_config config[MAX_GPUS];
-    unsigned n = 1;
-    for (; place_tiers[n]; n++) {
+    for (unsigned n = 1; place_tiers[n]; n++) {
         const struct place_tier_config *c = place_tiers[n]->config;
         if (c->kind == PLACE_DEVICE && c->device < MAX_GPUS && !gpu_tier[c->device])
             gpu_tier[c->device] = place_tiers[n];
     }
-    for (int d = 0; d < place_cu.devices && d < MAX_GPUS && n < PLACE_MAX_TIERS; d++) {
+    for (int d = 0; d < place_cu.devices && d < MAX_GPUS; d++) {
         if (gpu_tier[d])
             continue;
         struct place_tier_config *c = &config[d];
         snprintf(c->name, sizeof c->name, "device%d", d);
         c->kind = PLACE_DEVICE;
         c->device = d;
-        added[d] = (struct place_tier){.name = c->name,
-                                       .index = n,
-                                       .config = c,
-                                       .ops = &place_device_ops,
-                                       .stats = &place_nodes[n],
-                                       .prepared = 2};
-        /* the report may be reading the list: the tier is whole before it is in it */
-        __atomic_store_n(&place_tiers[n], &added[d], __ATOMIC_RELEASE);
-        gpu_tier[d] = place_tiers[n++];
+        added[d].ops = &place_device_ops;
+        if (!(gpu_tier[d] = place_tiers_add(&added[d], c)))
+            return; /* the table is full: the rest go uncounted */
     }
 }
 

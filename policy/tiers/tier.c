@@ -12,7 +12,7 @@ struct place_tier *place_tiers[PLACE_MAX_TIERS + 1] = {&place_dram, NULL};
 
 static const struct place_tier_ops *const built[] = {
     [PLACE_DRAM] = &place_dram_arena_ops, [PLACE_HBW] = &place_hbw_ops,
-    [PLACE_NUMA] = &place_numa_ops,
+    [PLACE_NUMA] = &place_numa_ops,       [PLACE_SYMMETRIC] = &place_symmetric_ops,
 #ifdef PLACE_HAVE_CUDA
     [PLACE_PINNED] = &place_pinned_ops,   [PLACE_MANAGED] = &place_managed_ops,
     [PLACE_DEVICE] = &place_device_ops,
@@ -44,6 +44,25 @@ void place_tiers_init(const struct place_policy *policy)
         if ((*t)->ops && (*t)->ops->init && !(*t)->unavailable && (*t)->ops->init(*t) != 0 &&
             !(*t)->unavailable)
             (*t)->unavailable = "its initialisation failed";
+}
+
+struct place_tier *place_tiers_add(struct place_tier *t, struct place_tier_config *c)
+{
+    for (unsigned n = 1; n < PLACE_MAX_TIERS; n++) {
+        struct place_tier *none = NULL;
+        if (__atomic_load_n(&place_tiers[n], __ATOMIC_ACQUIRE))
+            continue;
+        t->name = c->name;
+        t->index = n;
+        t->config = c;
+        t->stats = &place_nodes[n];
+        t->prepared = 2;
+        /* the report may be reading the list: the tier is whole before it is in it */
+        if (__atomic_compare_exchange_n(&place_tiers[n], &none, t, false, __ATOMIC_RELEASE,
+                                        __ATOMIC_ACQUIRE))
+            return t;
+    }
+    return NULL;
 }
 
 bool place_tier_ready(struct place_tier *t)

@@ -26,10 +26,12 @@ struct place_verified {
     bool all;
 };
 
-/* What the shim's entry points ask for: the malloc family's three shapes, or memory a
- * GPU can use (the CUDA allocation calls; chains serve it from device, managed and
- * pinned tiers only, and end in NULL rather than dram). */
-enum place_call { PLACE_MALLOC, PLACE_CALLOC, PLACE_ALIGNED, PLACE_CUDA };
+/* What the shim's entry points ask for: the malloc family's three shapes, memory a GPU
+ * can use (the CUDA allocation calls; chains serve it from device, managed and pinned
+ * tiers only, and end in NULL rather than dram), or nodes for the pages of a block a
+ * SHMEM library allocated (hbw and numa tiers bind them, a symmetric tier or the chain's
+ * end leaves them be). */
+enum place_call { PLACE_MALLOC, PLACE_CALLOC, PLACE_ALIGNED, PLACE_CUDA, PLACE_SHMEM };
 
 /* One request as it travels down a chain into each tier's alloc. */
 struct place_cu_call; /* policy/tiers/driver.h */
@@ -39,6 +41,7 @@ struct place_request {
     enum place_call call; /* PLACE_CALLOC: the block is zeroed by the tier */
     uintptr_t ra;         /* the return address into the program's code */
     struct place_cu_call *cu; /* PLACE_CUDA: the program's own call, and its result */
+    void *block; /* PLACE_SHMEM: the block's first whole page (size: its whole pages) */
     struct place_tier *refused; /* a tier that already turned this request away: not asked
                                  * again (a realloc its own tier refused) */
 };
@@ -106,12 +109,25 @@ extern PLACE_HIDDEN const struct place_tier_ops place_hbw_ops;
  * driver page-locks or allocates, and a GPU's own memory. */
 extern PLACE_HIDDEN const struct place_tier_ops place_pinned_ops, place_managed_ops, place_device_ops;
 
+/* symmetric: an OpenSHMEM symmetric heap (policy/tiers/symmetric.c). It only counts:
+ * the SHMEM library allocates its blocks, so it has neither alloc nor take. */
+extern PLACE_HIDDEN const struct place_tier_ops place_symmetric_ops;
+
+/* The policy's symmetric tier, or one named symmetric added at the first call that
+ * needs it (NULL when the tier table is full). */
+struct place_tier *place_symmetric_tier(void);
+
 /* The machine's memory and how much of it is free: the stats of host memory tiers. */
 int place_host_stats(struct place_tier *t, size_t *total, size_t *free);
 
 /* The policy's tiers in its order, dram first, NULL-terminated; then a tier for each
  * GPU the policy does not name, added when the CUDA driver starts. */
 extern PLACE_HIDDEN struct place_tier *place_tiers[];
+
+/* Appends tier t, of config c, to place_tiers once the program runs (a GPU's, the
+ * symmetric heap's): t whole, or NULL when the table is full. Safe against another
+ * thread adding one. */
+struct place_tier *place_tiers_add(struct place_tier *t, struct place_tier_config *c);
 
 /* Whether t can serve now: prepared on its first use (a thread that finds another
  * preparing it is told no rather than made to wait) and not unavailable. */

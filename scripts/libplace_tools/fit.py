@@ -44,6 +44,8 @@ def capacity(tier, m):
         return (gpu["memory"], f"GPU {gpu['index']}") if gpu and gpu.get("memory") else None
     if kind in ("dram", "pinned", "managed"):
         return total(list(nodes)), "this machine's memory"
+    # symmetric: its limit is a share of the SHMEM library's heap (SHMEM_SYMMETRIC_SIZE),
+    # which is set per job, not read off this machine
     return None
 
 

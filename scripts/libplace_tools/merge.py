@@ -1,10 +1,11 @@
 """place-report merge: the reports of one job's processes as one report, valid against
 the schema. A merged report is a report of the version read with one key more, "merged": the
 processes it sums ({"pid", "rank", "host", "program", "hash", "ended_by", "forked_from"}
-each)."""
+each). Its "symmetric", when the processes used OpenSHMEM's symmetric heap, is of its own
+shape: the PEs' heaps side by side ({"pes", "divergent", "suggested_size"})."""
 
 from .report import (EXIT_USAGE, NODE_COUNTERS, START_FORMAT, TIMELINE_MAX, VERSION, Failure,
-                     parse_start, say)
+                     parse_start, plural, rank_order, say, symmetric_majority)
 
 def check_policies(reports, force):
     hashes = {}
@@ -88,6 +89,8 @@ def merge(reports, force):
         "rules": merge_rules(docs),
         "sites": merge_sites(docs),
         **({"profile": merge_profiles(docs)} if any("profile" in d for d in docs) else {}),
+        **({"symmetric": merge_symmetric(docs)} if any("symmetric" in d for d in docs)
+           else {}),
         "merged": inputs,
     }
 
@@ -269,3 +272,58 @@ def merge_profile_site(sites):
             tiers[name] = tiers.get(name, 0) + n
     merged["tiers"] = tiers
     return merged
+
+
+# -- the symmetric heap ------------------------------------------------------------------
+
+DIVERGENT_NAMED = 8  # PEs a warning names; the merged report lists them all
+
+
+def merge_symmetric(docs):
+    """The PEs' symmetric heaps side by side, in rank order: every PE of an OpenSHMEM job
+    must make the same symmetric allocations, so these are compared, not summed. A PE
+    whose decisions (digest and calls) are not the most PEs' is divergent, and said so;
+    the merge goes on, as the figures still add up. Processes without a symmetric heap
+    (a launcher, a helper) are not PEs."""
+    pes = sorted(symmetric_pes(docs), key=lambda pe: (rank_order(pe["rank"]), pe["pid"]))
+    most = symmetric_majority(pes)
+    divergent = [pe for pe in pes if (pe["digest"], pe["calls"]) != most]
+    if divergent:
+        warn_divergent(divergent, most, len(pes))
+    return {"pes": pes, "divergent": [pe["rank"] for pe in divergent],
+            # what SHMEM_SYMMETRIC_SIZE must be for every PE, as the job sets one for all
+            "suggested_size": max(pe["suggested_size"] for pe in pes)}
+
+
+def symmetric_pes(docs):
+    pes = []
+    for d in docs:
+        if "symmetric" not in d:
+            continue
+        if "merged" in d:  # merging merged reports: their PEs
+            pes.extend(d["symmetric"]["pes"])
+            continue
+        heap = d["symmetric"]
+        pes.append({"rank": d["rank"], "pid": d["pid"],
+                    **{k: heap[k] for k in ("calls", "digest", "peak", "suggested_size",
+                                            "refused", "unbindable", "bound")}})
+    return pes
+
+
+def warn_divergent(divergent, most, count):
+    digest, calls = most
+
+    def one(pe):
+        name = f"PE {pe['rank']}" if pe["rank"] is not None else "a PE without a rank"
+        refused = (f", {pe['refused']} refused by its symmetric tier's limit"
+                   if pe["refused"] else "")
+        return (f"{name} (pid {pe['pid']}) made {plural(pe['calls'], 'call')}, "
+                f"decisions {pe['digest']}{refused}")
+
+    listing = "; ".join(one(pe) for pe in divergent[:DIVERGENT_NAMED])
+    if len(divergent) > DIVERGENT_NAMED:
+        listing += f"; and {len(divergent) - DIVERGENT_NAMED} more PEs (symmetric.divergent)"
+    say(f"warning: the PEs' symmetric heaps differ: {listing}; {count - len(divergent)} of "
+        f"{plural(count, 'PE')} made {plural(calls, 'call')}, decisions {digest}: every PE "
+        "must make the same symmetric allocations, and a limit reached on one PE only is "
+        "the usual cause")

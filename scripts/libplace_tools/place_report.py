@@ -48,7 +48,10 @@ def build_parser():
                             description="Merge reports (an MPI job's ranks) into one report: "
                                         "counters summed per node, rule and site; a node's peak "
                                         "is the sum of the processes' peaks (an upper bound); its "
-                                        "timeline the sum over time.")
+                                        "timeline the sum over time. OpenSHMEM PEs' symmetric "
+                                        "heaps are set side by side, and a PE whose "
+                                        "allocations differ from the most PEs' is warned "
+                                        "about.")
     p.add_argument("reports", metavar="REPORT", nargs="+", help="a process's report")
     p.add_argument("-o", "--output", metavar="OUT", help="write here (default: stdout)")
     p.add_argument("--force", action="store_true",

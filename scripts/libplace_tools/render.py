@@ -4,7 +4,7 @@ import os
 import re
 import subprocess
 
-from .report import limit_text, plural, seconds, start_text, table
+from .report import limit_text, plural, seconds, start_text, symmetric_majority, table
 from .units import size_str
 
 def dry_run_text(policy):
@@ -114,6 +114,65 @@ def node_lines(doc):
     return lines
 
 
+def symmetric_size_text(size):
+    """A SHMEM_SYMMETRIC_SIZE value: whole MiB, rounded up, as "6M"."""
+    return f"{(size + (1 << 20) - 1) >> 20}M"
+
+
+def symmetric_lines(heap):
+    """A process's symmetric heap, in the words of libplace's own text report."""
+    lines = [f"symmetric heap: {plural(heap['calls'], 'call')}, peak {size_str(heap['peak'])} "
+             f"(SHMEM_SYMMETRIC_SIZE={symmetric_size_text(heap['suggested_size'])} would hold "
+             f"it), in use {size_str(heap['in_use'])}, decisions {heap['digest']}"]
+    for b in heap["bound"]:
+        lines.append(f"symmetric heap: pages bound to {b['tier']}: "
+                     f"{plural(b['binds'], 'block')} in all, {b['blocks']} now "
+                     f"({size_str(b['bytes'])})")
+    if heap["refused"] or heap["unbindable"]:
+        lines.append(f"symmetric heap: {plural(heap['refused'], 'call')} refused by the "
+                     f"symmetric tier's limit; {plural(heap['unbindable'], 'binding')} refused "
+                     "by the kernel (mbind)")
+    return lines
+
+
+PES_SHOWN = 16  # rows of a merged report's PE table, every divergent PE aside
+
+
+def merged_symmetric_lines(heaps):
+    """A merged report's PEs, one row each: the divergent ones all, the agreeing ones up
+    to PES_SHOWN rows, as thousands of PEs that agree say no more than a few."""
+    pes = heaps["pes"]
+    most = symmetric_majority(pes)
+    differs = [(pe["digest"], pe["calls"]) != most for pe in pes]
+    divergent = [i for i, d in enumerate(differs) if d]
+    agreeing = [i for i, d in enumerate(differs) if not d]
+    shown = sorted(divergent + agreeing[:max(PES_SHOWN - len(divergent), 0)])
+    rows = []
+    for i in shown:
+        pe = pes[i]
+        binds = ", ".join(f"{b['tier']} {b['binds']}" for b in pe["bound"]) or "-"
+        rows.append([pe["rank"] if pe["rank"] is not None else "-", str(pe["pid"]),
+                     str(pe["calls"]), size_str(pe["peak"]), str(pe["refused"]),
+                     str(pe["unbindable"]), binds, pe["digest"], "differs" if differs[i] else ""])
+    title = (f"symmetric heap of {plural(len(pes), 'PE')} "
+             f"(SHMEM_SYMMETRIC_SIZE={symmetric_size_text(heaps['suggested_size'])} would hold "
+             "each one's):")
+    header = ["PE", "pid", "calls", "peak", "refused", "unbindable", "binds", "decisions", ""]
+    lines = [title] + table(header, rows, "rrrrrrlll")
+    if len(shown) < len(pes):
+        lines.append(f"and {plural(len(pes) - len(shown), 'PE')} more, as the most PEs")
+    digest, calls = most
+    if divergent:
+        lines.append(f"{plural(len(divergent), 'PE')} of {len(pes)} made other symmetric "
+                     f"allocations than the most PEs' ({plural(calls, 'call')}, decisions "
+                     f"{digest}): every PE must make the same symmetric allocations; a limit "
+                     "reached on one PE only is the usual cause")
+    else:
+        lines.append(f"every PE made the same symmetric allocations ({plural(calls, 'call')}, "
+                     f"decisions {digest})")
+    return lines
+
+
 def rule_lines(doc):
     if not doc["rules"]:
         return ["rules: none"]
@@ -172,8 +231,12 @@ def profile_lines(doc):
 
 def render(doc, resolve_lines):
     locations = source_locations(doc["sites"]["top"]) if resolve_lines else {}
-    sections = [header_lines(doc), node_lines(doc), rule_lines(doc),
-                site_lines(doc, locations)]
+    sections = [header_lines(doc), node_lines(doc)]
+    if "symmetric" in doc:
+        # a merged report's is the PEs side by side (merge.py), a process's its own heap
+        sections.append(merged_symmetric_lines(doc["symmetric"]) if "merged" in doc
+                        else symmetric_lines(doc["symmetric"]))
+    sections += [rule_lines(doc), site_lines(doc, locations)]
     if "profile" in doc:
         sections.append(profile_lines(doc))
     return "\n\n".join("\n".join(s) for s in sections) + "\n"

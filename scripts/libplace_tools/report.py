@@ -213,7 +213,8 @@ TOP_FIELDS = [("pid", "pid", True), ("forked_from", "pid?", False), ("program", 
               ("ended_by", "str?", False),
               ("threads", "object", True), ("policy", "object", True),
               ("nodes", "array", True), ("rules", "array", True), ("sites", "object", True),
-              ("profile", "object", False), ("merged", "array", False)]
+              ("profile", "object", False), ("symmetric", "object", False),
+              ("merged", "array", False)]
 THREAD_FIELDS = [("allocating", "count", True), ("at_exit", "count", True)]
 POLICY_FIELDS = [("file", "str?", True), ("inline_rules", "bool", True), ("rules", "count", True),
                  ("hash", "hash", True), ("dry_run", "bool", True),
@@ -250,6 +251,21 @@ FRAME_FIELDS = [("site", "str", True), ("symbol", "str?", True)]
 MERGED_FIELDS = [("pid", "pid", False), ("rank", "str?", False), ("host", "str", False),
                  ("program", "str", False), ("hash", "hash", False),
                  ("ended_by", "str?", False), ("forked_from", "pid?", False)]
+# the symmetric heap of a process that made a SHMEM allocation call; peak and in_use are
+# written signed, as a node's are
+SYMMETRIC_FIELDS = [("tier", "str", True), ("calls", "count", True), ("digest", "hash", True),
+                    ("refused", "count", True), ("unbindable", "count", True),
+                    ("peak", "int", True), ("in_use", "int", True),
+                    ("suggested_size", "count", True), ("bound", "array", True)]
+BOUND_FIELDS = [("tier", "str", True), ("blocks", "count", True), ("bytes", "count", True),
+                ("binds", "count", True)]
+# a merged report's symmetric heaps: one entry per PE (place-report merge)
+MERGED_SYMMETRIC_FIELDS = [("pes", "array", True), ("divergent", "array", True),
+                           ("suggested_size", "count", True)]
+PE_FIELDS = [("rank", "str?", True), ("pid", "pid", True), ("calls", "count", True),
+             ("digest", "hash", True), ("peak", "int", True), ("suggested_size", "count", True),
+             ("refused", "count", True), ("unbindable", "count", True),
+             ("bound", "array", True)]
 
 
 def describe(v):
@@ -347,6 +363,12 @@ def check_report(doc):
         check_profile(doc["profile"])
     for i, entry in enumerate(doc.get("merged", [])):
         check_fields(entry, MERGED_FIELDS, f"merged[{i}]")
+    if "symmetric" in doc:
+        # merge writes its own shape: the PEs side by side, not one heap
+        if "merged" in doc:
+            check_merged_symmetric(doc["symmetric"], doc["nodes"])
+        else:
+            check_symmetric(doc["symmetric"], doc["nodes"])
 
 
 def check_profile(profile):
@@ -364,6 +386,57 @@ def check_profile(profile):
         for tier, nbytes in site["tiers"].items():
             check_value(tier, "str", f"{where}.tiers (a node name)")
             check_value(nbytes, "count", field(f"{where}.tiers", tier))
+
+
+def check_symmetric(heap, nodes):
+    check_fields(heap, SYMMETRIC_FIELDS, "symmetric")
+    # the tiers it names are rows of the node table, where their figures are
+    names = {n["name"] for n in nodes}
+    if heap["tier"] not in names:
+        raise ShapeError(f"symmetric.tier: {describe(heap['tier'])} names no node")
+    check_bound(heap["bound"], names, "symmetric.bound")
+
+
+def check_merged_symmetric(heaps, nodes):
+    check_fields(heaps, MERGED_SYMMETRIC_FIELDS, "symmetric")
+    if not heaps["pes"]:
+        raise ShapeError("symmetric.pes: empty (merge lists every PE it merged)")
+    names = {n["name"] for n in nodes}
+    for i, pe in enumerate(heaps["pes"]):
+        where = f"symmetric.pes[{i}]"
+        check_fields(pe, PE_FIELDS, where)
+        check_bound(pe["bound"], names, f"{where}.bound")
+    for i, rank in enumerate(heaps["divergent"]):
+        check_value(rank, "str?", f"symmetric.divergent[{i}]")
+
+
+def check_bound(entries, names, where):
+    for i, entry in enumerate(entries):
+        check_fields(entry, BOUND_FIELDS, f"{where}[{i}]")
+        if entry["tier"] not in names:
+            raise ShapeError(f"{where}[{i}].tier: {describe(entry['tier'])} names no node")
+
+
+def rank_order(rank):
+    """A sort key of ranks: as numbers where they are ("2" before "10"), a process
+    without one last. Compared as digits, not int(): a rank of 5000 digits is a string
+    Python will not make a number of."""
+    if rank is None:
+        return (2, 0, "")
+    if rank.isascii() and rank.isdigit():
+        digits = rank.lstrip("0")
+        return (0, len(digits), digits)
+    return (1, 0, rank)
+
+
+def symmetric_majority(pes):
+    """The (digest, calls) the most PEs share, of PEs in rank order; of pairs as common,
+    the lowest rank's."""
+    counts = {}
+    for pe in pes:
+        key = (pe["digest"], pe["calls"])
+        counts[key] = counts.get(key, 0) + 1
+    return max(counts, key=counts.get)  # the first of equal counts: dicts keep their order
 
 
 def parse_start(text):

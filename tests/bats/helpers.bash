@@ -14,6 +14,7 @@ while read -r name; do unset "$name"; done < <(compgen -e | grep '^LIBPLACE_' ||
 
 load /usr/lib/bats/bats-support/load
 load /usr/lib/bats/bats-assert/load
+load json
 
 setup_file() {
     [ -f "$LIB" ] || {

@@ -14,6 +14,7 @@ bats_require_minimum_version 1.5.0
 
 load /usr/lib/bats/bats-support/load
 load /usr/lib/bats/bats-assert/load
+load json
 
 # Succeeds when every file given is valid against docs/report.schema.json.
 VALIDATE='
@@ -30,19 +31,6 @@ validate() {
     "$PY" -c "$VALIDATE" "$SCHEMA" "$@"
 }
 
-# Runs python code ($1) with the JSON of file $2 as `d` (and further files as d2, d3).
-check_json() {
-    local code=$1
-    shift
-    "$PY" -c "
-import json, sys
-docs = [json.load(open(p)) for p in sys.argv[1:]]
-d = docs[0]
-d2 = docs[1] if len(docs) > 1 else None
-d3 = docs[2] if len(docs) > 2 else None
-$code" "$@"
-}
-
 # -- the fixtures --------------------------------------------------------------------------
 
 @test "every fixture validates against the schema" {
@@ -50,7 +38,7 @@ $code" "$@"
     assert_success
     [ "$(ls "$DATA"/*.json | wc -l)" -ge 4 ]
     # what the other tests rely on: two ranks of one job under one policy, another policy
-    check_json '
+    with_json '
 assert d["policy"]["hash"] == d2["policy"]["hash"] != d3["policy"]["hash"]
 assert (d["rank"], d2["rank"]) == ("0", "1")
 hbw = [n for n in d["nodes"] if n["name"] == "hbw"][0]
@@ -117,7 +105,7 @@ assert any(not n["available"] for n in d["nodes"])' "$DATA/rank0.json" "$DATA/ra
     # the return address of main's call to grab, as libplace records a site: line 8
     ret=$(objdump -d prog | awk '/call.*<grab>/ { getline; sub(":", "", $1); print $1; exit }')
     [ -n "$ret" ]
-    check_json "
+    with_json "
 top = d['sites']['top']
 top[0].update(module='$BATS_TEST_TMPDIR/prog', offset=0x$ret)
 top[1].update(module='$BATS_TEST_TMPDIR/prog', offset=0x$ret, symbol=None, site='prog+0x$ret')
@@ -151,7 +139,7 @@ json.dump(d, open('lines.json', 'w'))" "$DATA/rank0.json"
     run validate merged.json
     assert_success
     # exact figures, worked out by hand from the two fixtures
-    check_json '
+    with_json '
 nodes = {n["name"]: n for n in d["nodes"]}
 assert [n["name"] for n in d["nodes"]] == ["dram", "hbw", "gpu"]
 assert (d["pid"], d["rank"], d["program"], d["host"]) == (48211, None, "solver", "node017, node018")
@@ -183,7 +171,7 @@ assert len(top) == 6 and d["sites"]["total"] == 25
 ' merged.json
     # and in general: every counter is the sum of the inputs; each timeline ends at the
     # summed in_use (a step function holds its last value)
-    check_json '
+    with_json '
 for name in ("dram", "hbw", "gpu"):
     m, a, b = ([n for n in x["nodes"] if n["name"] == name][0] for x in (d, d2, d3))
     for k in ("allocations", "frees", "refused", "fallbacks_out", "fallbacks_in", "waits",
@@ -216,14 +204,14 @@ for name in ("dram", "hbw", "gpu"):
     run --separate-stderr "$PLACE_REPORT" merge --force "$BATS_TEST_TMPDIR/forced.json" "$DATA/rank1.json"
     assert_success
     printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/again.json"
-    check_json 'assert [e["pid"] for e in d["merged"]] == [48211, 51877, 48212], d["merged"]' \
+    with_json 'assert [e["pid"] for e in d["merged"]] == [48211, 51877, 48212], d["merged"]' \
         "$BATS_TEST_TMPDIR/again.json"
 }
 
 @test "merge keeps timelines to 512 points without losing their peaks" {
     cd "$BATS_TEST_TMPDIR"
     # four ranks with 512 points each; rank 2 has one spike
-    check_json '
+    with_json '
 import random
 rng = random.Random(7)
 for k in range(4):
@@ -240,7 +228,7 @@ for k in range(4):
     printf '%s\n' "$output" >merged.json
     run validate merged.json
     assert_success
-    check_json '
+    with_json '
 tl = d["nodes"][0]["timeline"]
 assert 256 < len(tl) <= 512, len(tl)
 assert max(v for _, v in tl) >= 1 << 30
@@ -327,7 +315,7 @@ assert any("".join(t.itertext()) == "dry run: <python3> & \"numpy\"" for t in ro
     echo 'not json' >text.json
     echo '{"schema": "something-else", "version": 1}' >schema.json
     echo '{"schema": "libplace-report", "version": 3}' >version.json
-    check_json 'del d["nodes"][1]["peak"]; json.dump(d, open("nopeak.json", "w"))' "$DATA/rank0.json"
+    with_json 'del d["nodes"][1]["peak"]; json.dump(d, open("nopeak.json", "w"))' "$DATA/rank0.json"
     for bad in text.json schema.json version.json nopeak.json missing.json; do
         for command in render "plot -o x.svg" "compare $DATA/rank0.json" "merge $DATA/rank0.json"; do
             run --separate-stderr "$PLACE_REPORT" $command "$bad"

@@ -138,7 +138,7 @@ INI
     assert_output ""
     assert_equal "$stderr" "libplace: $BATS_TEST_TMPDIR/bad.ini:2: size = 1X..: 'X' is not a size unit; expected a size such as 4096, 64K, 1M or 2G
 libplace: $BATS_TEST_TMPDIR/bad.ini:4: [colour]: not a section libplace knows; expected [libplace], [tier NAME] or [rule NAME]
-libplace: $BATS_TEST_TMPDIR/bad.ini:3: to: no tier named 'nowhere'; expected a tier declared with [tier nowhere] or one of dram, hbw, pinned, managed, deviceN
+libplace: $BATS_TEST_TMPDIR/bad.ini:3: to: no tier named 'nowhere'; expected a tier declared with [tier nowhere] or one of dram, hbw, pinned, managed, symmetric, deviceN
 libplace: policy not loaded (3 errors): the program does not start (on_error = abort; on_error = passthrough runs it untouched)"
 }
 

@@ -174,7 +174,7 @@ static void invalid(void)
               "end left out: '1M..' for 1M and above, '..1M' for up to 1M");
     one_error("[rule a]\nto = hbw, fast\n",
               "t.ini:2: to: no tier named 'fast'; expected a tier declared with [tier fast] or "
-              "one of dram, hbw, pinned, managed, deviceN");
+              "one of dram, hbw, pinned, managed, symmetric, deviceN");
     one_error("[rule a]\nto =\n",
               "t.ini:2: to = : an empty place in the chain; expected tier names separated by "
               "commas, as hbw, dram");
@@ -224,15 +224,15 @@ static void invalid(void)
               "t.ini:3: on_full = spill: 'spill' is not accepted here; expected fallback, wait, "
               "overflow or fail");
     one_error("[rule a]\nto = dram\napi = opencl\n",
-              "t.ini:3: api = opencl: 'opencl' is not accepted here; expected malloc, cuda or "
-              "any");
+              "t.ini:3: api = opencl: 'opencl' is not accepted here; expected malloc, cuda, any "
+              "or shmem");
     one_error("size = 1M..\n", "t.ini:1: size = 1M..: a key outside any section; expected "
                                "[libplace], [tier NAME] or [rule NAME]");
     one_error("[rule a]\nto = dram\nsize 1M..\n",
               "t.ini:3: size 1M..: not a key = value line; expected key = value");
     one_error("[tier fast]\nlimit = 1G\n",
               "t.ini:1: [tier fast] has no kind; expected kind = dram, hbw, numa, pinned, "
-              "managed or device");
+              "managed, device or symmetric");
     one_error("[tier far]\nkind = numa\n",
               "t.ini:1: [tier far] has no nodes; expected nodes = LIST, as 1 or 2-3");
     one_error("[tier far]\nkind = numa\nnodes = 3-1\n",

@@ -1,4 +1,4 @@
-#include "cuda_blocks.h"
+#include "blocks.h"
 
 #include <pthread.h>
 
@@ -8,14 +8,14 @@
 #include <uthash.h>
 
 struct entry {
-    struct place_cu_block b;
+    struct place_block b;
     UT_hash_handle hh;
 };
 
-static struct entry *maps[2];
+static struct entry *maps[PLACE_BLOCKS_SHMEM + 1];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-void place_cu_blocks_put(enum place_cu_map m, const struct place_cu_block *b)
+void place_blocks_put(enum place_block_map m, const struct place_block *b)
 {
     struct entry *e = __libc_malloc(sizeof *e);
     if (e) {
@@ -23,7 +23,7 @@ void place_cu_blocks_put(enum place_cu_map m, const struct place_cu_block *b)
         pthread_mutex_lock(&lock);
         struct entry *old;
         HASH_FIND(hh, maps[m], &b->key, sizeof b->key, old);
-        if (old) { /* the driver reused an address whose free libplace did not see */
+        if (old) { /* an address reused whose free libplace did not see */
             HASH_DEL(maps[m], old);
             __libc_free(old);
         }
@@ -33,7 +33,7 @@ void place_cu_blocks_put(enum place_cu_map m, const struct place_cu_block *b)
 }
 
 /* The block under key into *b; with take, out of the map. */
-static bool lookup(enum place_cu_map m, uint64_t key, struct place_cu_block *b, bool take)
+static bool lookup(enum place_block_map m, uint64_t key, struct place_block *b, bool take)
 {
     struct entry *e;
     pthread_mutex_lock(&lock);
@@ -50,22 +50,22 @@ static bool lookup(enum place_cu_map m, uint64_t key, struct place_cu_block *b, 
     return found;
 }
 
-bool place_cu_blocks_take(enum place_cu_map m, uint64_t key, struct place_cu_block *b)
+bool place_blocks_take(enum place_block_map m, uint64_t key, struct place_block *b)
 {
     return lookup(m, key, b, true);
 }
 
-bool place_cu_blocks_find(enum place_cu_map m, uint64_t key, struct place_cu_block *b)
+bool place_blocks_find(enum place_block_map m, uint64_t key, struct place_block *b)
 {
     return lookup(m, key, b, false);
 }
 
-void place_cu_blocks_prefork(void)
+void place_blocks_prefork(void)
 {
     pthread_mutex_lock(&lock);
 }
 
-void place_cu_blocks_postfork(void)
+void place_blocks_postfork(void)
 {
     pthread_mutex_unlock(&lock);
 }
