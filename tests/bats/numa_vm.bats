@@ -161,3 +161,19 @@ tier_policy() {
     # both buffers live at exit, in whole 2M pages
     grep -Eq '^libplace: hbw +hbw +none +16.0 MiB ' "$BATS_TEST_TMPDIR/hbw-bind-2M.report"
 }
+
+@test "OpenSHMEM: an api = shmem rule binds two PEs' symmetric blocks to the HBW node, every page there" {
+    # Open MPI inside the VM needs a loopback interface and a hostname; --mca memory
+    # ^patcher as in shmem.bats (its patcher crashes at shmem_finalize here)
+    run --separate-stderr vm --hmat -- sh -c 'ip link set lo up && hostname numavm &&
+        exec env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_memory=^patcher \
+        oshrun --oversubscribe -np 2 -x LD_PRELOAD="$0" -x LIBPLACE_RULES="api=shmem size=1M.. to=hbw" "$1"' \
+        "$LIB" "$PROGS/shmem_blocks"
+    assert_success
+    for pe in 0 1; do
+        assert_line "pe $pe malloc+realloc 6291456 policy preferred nodes 0x2 pages 1535/1535 on node 1"
+        assert_line "pe $pe calloc 8000 policy default nodes 0 pages 1/1 on node 0"
+        assert_line "pe $pe align 3145728 policy preferred nodes 0x2 pages 768/768 on node 1"
+        assert_line "pe $pe shmalloc 1048576 policy preferred nodes 0x2 pages 255/255 on node 1"
+    done
+}
