@@ -27,7 +27,8 @@ static void text_header(int fd, const struct place_gathered *g)
                (unsigned long long)g->threads, g->threads == 1 ? "" : "s", g->running,
                g->signal ? "running" : "at exit");
     if (!g->nrules) {
-        place_line(fd, "no policy: every allocation is glibc's");
+        place_line(fd, "no rules: every allocation stays with its own allocator (glibc, the "
+                       "CUDA driver, the SHMEM library)");
         return;
     }
     const char *file = g->file ? g->file : "";
