@@ -37,7 +37,7 @@ load helpers
     grep -q "5 threads" "$BATS_TEST_TMPDIR/r" || grep -q "6 threads" "$BATS_TEST_TMPDIR/r"
 }
 
-@test "the exported symbols are exactly the malloc family, the CUDA entry points, dlsym, sigaction, signal and libplace.h's" {
+@test "the exported symbols are exactly the malloc family, the CUDA and OpenSHMEM entry points, dlsym, sigaction, signal and libplace.h's" {
     run bash -c "nm -D --defined-only '$LIB' | awk '{ print \$3 }' | LC_ALL=C sort | tr '\n' ' '"
-    assert_output "aligned_alloc calloc cuGetProcAddress cuGetProcAddress_v2 cuMemAllocAsync cuMemAllocAsync_ptsz cuMemAllocHost_v2 cuMemAllocManaged cuMemAllocPitch_v2 cuMemAlloc_v2 cuMemCreate cuMemFreeAsync cuMemFreeAsync_ptsz cuMemFreeHost cuMemFree_v2 cuMemGetInfo_v2 cuMemHostAlloc cuMemHostRegister_v2 cuMemHostUnregister cuMemRelease cudaFree cudaFreeHost cudaHostAlloc cudaMalloc cudaMallocHost cudaMallocManaged dlsym free malloc malloc_usable_size memalign pipe pipe2 place_api posix_memalign pvalloc realloc reallocarray sigaction signal valloc "
+    assert_output "aligned_alloc calloc cuGetProcAddress cuGetProcAddress_v2 cuMemAllocAsync cuMemAllocAsync_ptsz cuMemAllocHost_v2 cuMemAllocManaged cuMemAllocPitch_v2 cuMemAlloc_v2 cuMemCreate cuMemFreeAsync cuMemFreeAsync_ptsz cuMemFreeHost cuMemFree_v2 cuMemGetInfo_v2 cuMemHostAlloc cuMemHostRegister_v2 cuMemHostUnregister cuMemRelease cudaFree cudaFreeHost cudaHostAlloc cudaMalloc cudaMallocHost cudaMallocManaged dlsym free malloc malloc_usable_size memalign pipe pipe2 place_api posix_memalign pvalloc realloc reallocarray shfree shmalloc shmem_align shmem_calloc shmem_free shmem_malloc shmem_malloc_with_hints shmem_realloc shmemalign shrealloc sigaction signal valloc "
 }
