@@ -27,7 +27,7 @@ bool place_shmem_begin(struct place_shmem_call *c)
     c->t = NULL;
     if (!place_shmem_on || place_dry_run || place_guarded())
         return true;
-    c->was = place_guard_enter();
+    uint8_t was = place_guard_enter();
     struct place_tier *t = place_symmetric_tier();
     struct place_block old = {0};
     if (t && c->kind == PLACE_SHMEM_REALLOC && c->old)
@@ -37,13 +37,13 @@ bool place_shmem_begin(struct place_shmem_call *c)
         place_stats_count(t->stats, PLACE_EV_REFUSED, 1);
         place_stats_count(t->stats, PLACE_EV_FAILURES, 1);
         place_symmetric_decided(c->kind, c->size, c->align, -1, -1);
-        place_guard_leave(c->was);
+        place_guard_leave(was);
         return false;
     }
     c->t = t;
     c->reserved = grow;
-    if (!t)
-        place_guard_leave(c->was);
+    /* the library's own mallocs inside the call are the program's, counted and placed */
+    place_guard_leave(was);
     return true;
 }
 
@@ -94,9 +94,10 @@ void *place_shmem_end(struct place_shmem_call *c, void *p)
     struct place_tier *t = c->t;
     if (!t)
         return p;
+    uint8_t was = place_guard_enter();
     place_tier_release(t, (int64_t)c->reserved);
     if (!p && c->size) { /* the library's refusal; realloc's old block is as it was */
-        place_guard_leave(c->was);
+        place_guard_leave(was);
         return p;
     }
     if (c->kind == PLACE_SHMEM_REALLOC)
@@ -118,7 +119,7 @@ void *place_shmem_end(struct place_shmem_call *c, void *p)
             p = NULL;
         }
     }
-    place_guard_leave(c->was);
+    place_guard_leave(was);
     return p;
 }
 

@@ -10,8 +10,8 @@
  * leaves them where the library put them; on_full = fail frees the block and answers
  * NULL. Each call and its decision go into the PE's digest (stats/symmetric.h).
  *
- * The caller calls the library between begin and end; the shim never calls in here while
- * libplace is off, or for libplace's own calls. */
+ * The caller calls the library between begin and end, with the guard down: the
+ * library's own mallocs are the program's. */
 #ifndef PLACE_SHMEM_PATH_H
 #define PLACE_SHMEM_PATH_H
 
@@ -35,7 +35,6 @@ struct place_shmem_call {
     /* begin's, for end */
     struct place_tier *t; /* the symmetric tier; NULL: not counted */
     size_t reserved;
-    uint8_t was;
 };
 
 /* Room in the symmetric tier for the call (realloc: beyond the old block's bytes). False
