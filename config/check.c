@@ -52,11 +52,10 @@ static void check_tier(struct place_policy *p, struct place_tier_config *t)
 {
     enum place_kind kind;
     bool named_kind = place_policy_kind_of(t->name, &kind);
+    char kinds[128];
     if (t->declared && !(t->seen & 1u << PLACE_TKEY_KIND) && !named_kind)
-        place_policy_error(p, &t->at,
-                           "[tier %s] has no kind; expected kind = dram, hbw, numa, "
-                           "pinned, managed, device or symmetric",
-                           t->name);
+        place_policy_error(p, &t->at, "[tier %s] has no kind; expected kind = %s", t->name,
+                           kinds_text(PLACE_ALL_KINDS, kinds, sizeof kinds));
     /* without a kind, what fits the kind cannot be told */
     if ((t->seen & ~t->given & 1u << PLACE_TKEY_KIND) ||
         (!(t->given & 1u << PLACE_TKEY_KIND) && !named_kind))
@@ -65,7 +64,6 @@ static void check_tier(struct place_policy *p, struct place_tier_config *t)
         unsigned fits = place_tier_keys[k].kinds;
         if (!(t->given & 1u << k) || fits & 1u << t->kind)
             continue;
-        char kinds[64];
         place_policy_error(p, &t->key_at[k],
                            "%s: not a key of %s tiers; expected it only on tiers of kind %s",
                            place_tier_keys[k].name, place_kind_name(t->kind),
@@ -113,13 +111,16 @@ static void resolve_chain(struct place_policy *p, struct place_rule_config *r)
                                name, name);
             continue;
         }
+        const unsigned bindable = 1u << PLACE_HBW | 1u << PLACE_NUMA | 1u << PLACE_SYMMETRIC;
+        char kinds[64];
         if (r->api == PLACE_API_SHMEM) {
-            if (t->kind != PLACE_HBW && t->kind != PLACE_NUMA && t->kind != PLACE_SYMMETRIC)
+            if (!(bindable & 1u << t->kind))
                 place_policy_error(p, &r->to_at,
                                    "to: %s is %s memory, which a symmetric heap's pages cannot be "
-                                   "bound to; expected hbw, numa or symmetric tiers in the chain "
-                                   "of an api = shmem rule",
-                                   name, place_kind_name(t->kind));
+                                   "bound to; expected %s tiers in the chain of an api = shmem "
+                                   "rule",
+                                   name, place_kind_name(t->kind),
+                                   kinds_text(bindable, kinds, sizeof kinds));
         } else if (t->kind == PLACE_SYMMETRIC) {
             place_policy_error(p, &r->to_at,
                                "to: %s is an OpenSHMEM symmetric heap, which only shmem_malloc "

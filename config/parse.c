@@ -600,6 +600,10 @@ void place_policy_set(struct place_policy *p, const struct place_origin *at, con
                 place_policy_error(p, at, "too many tiers; expected at most %d", PLACE_MAX_TIERS);
                 return;
             }
+        }
+        /* implied by its name (hbw, symmetric...) or new, the tier is now declared here,
+         * and checked as one: a numa tier must name its nodes */
+        if (t && !t->declared && strcmp(key, "kind") == 0) {
             t->declared = true;
             t->at = *at;
         }

@@ -20,11 +20,11 @@ static struct place_tier *by_name(const char *name)
     return NULL;
 }
 
-static long long query(int op, struct place_tier *t)
+/* pending: the threads' counts not yet handed over (place_threads_pending), taken once
+ * per call to the API, however many nodes it sums */
+static long long query(int op, struct place_tier *t, const struct place_placed_counts *pending)
 {
-    struct place_placed_counts pending;
-    place_threads_pending(&pending, true);
-    struct place_snapshot s = place_threads_node(t->index, &pending, true);
+    struct place_snapshot s = place_threads_node(t->index, pending, true);
     /* in use: the program's blocks; an arena's thread caches count against the limit */
     int64_t cached = t->slabs ? place_cache_held(t->index) : 0;
     size_t total, free;
@@ -46,13 +46,13 @@ static long long query(int op, struct place_tier *t)
 
 /* The sum over every node, for PLACE_ALL_NODES: a limit of 0 (none) anywhere is none. A
  * symmetric heap is not memory of its own (libplace.h). */
-static long long total(int op)
+static long long total(int op, const struct place_placed_counts *pending)
 {
     long long sum = 0;
     for (struct place_tier **t = place_tiers; *t; t++) {
         if ((*t)->config && (*t)->config->kind == PLACE_SYMMETRIC)
             continue;
-        long long v = query(op, *t);
+        long long v = query(op, *t, pending);
         if (op == PLACE_OP_QUERY_LIMIT && v == 0)
             return 0;
         sum += v;
@@ -104,6 +104,7 @@ PLACE_EXPORT long long place_api(int op, const char *node, const void *p, char *
     uint8_t was = place_guard_enter();
     long long r = PLACE_NO_NODE;
     struct place_tier *t;
+    struct place_placed_counts pending;
     if (op == PLACE_OP_NODE_OF) {
         t = p ? place_whose_any(p) : NULL;
         const char *name = t ? t->name : "dram";
@@ -115,7 +116,8 @@ PLACE_EXPORT long long place_api(int op, const char *node, const void *p, char *
         place_report_numbered(node ? node : place_options.report ? place_options.report : "stderr");
         r = 0;
     } else if (node && strcmp(node, PLACE_ALL_NODES) == 0 && op <= PLACE_OP_QUERY_PEAK) {
-        r = total(op);
+        place_threads_pending(&pending, true);
+        r = total(op, &pending);
     } else if ((t = by_name(node))) {
         /* the one entry point's arguments: cap the bytes, p the flags or the timeout */
         if (op == PLACE_OP_ACCOUNT) {
@@ -126,7 +128,8 @@ PLACE_EXPORT long long place_api(int op, const char *node, const void *p, char *
         } else if (op == PLACE_OP_WAIT_AVAILABLE) {
             r = wait_available(t, cap, (long)(intptr_t)p);
         } else {
-            r = query(op, t);
+            place_threads_pending(&pending, true);
+            r = query(op, t, &pending);
         }
     }
     place_guard_leave(was);

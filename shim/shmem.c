@@ -59,7 +59,7 @@ static void *next(int e)
 }
 
 typedef void *(*alloc_fn)(size_t);
-typedef void *(*align_fn)(size_t, size_t);
+typedef void *(*sizes_fn)(size_t, size_t); /* shmem_align's and shmem_calloc's */
 typedef void *(*realloc_fn)(void *, size_t);
 typedef void (*free_fn)(void *);
 
@@ -71,37 +71,29 @@ static free_fn free_of(int e)
 
 #define CALL(e, type, ...) (next(e) ? ((type)next(e))(__VA_ARGS__) : NULL)
 
+/* The library's call, with the engine around it: NULL without making the call when the
+ * symmetric tier's limit refuses (begin lets everything through while libplace is off). */
+#define AROUND(c, call) (place_shmem_begin(&(c)) ? place_shmem_end(&(c), (call)) : NULL)
+
 static void *allocate(int e, size_t size, uintptr_t ra)
 {
     struct place_shmem_call c = {.kind = PLACE_SHMEM_MALLOC, .size = size, .ra = ra,
                                  .free = free_of(e)};
-    if (!place_shmem_on)
-        return CALL(e, alloc_fn, size);
-    if (!place_shmem_begin(&c))
-        return NULL;
-    return place_shmem_end(&c, CALL(e, alloc_fn, size));
+    return AROUND(c, CALL(e, alloc_fn, size));
 }
 
 static void *align(int e, size_t alignment, size_t size, uintptr_t ra)
 {
     struct place_shmem_call c = {.kind = PLACE_SHMEM_ALIGN, .size = size, .align = alignment,
                                  .ra = ra, .free = free_of(e)};
-    if (!place_shmem_on)
-        return CALL(e, align_fn, alignment, size);
-    if (!place_shmem_begin(&c))
-        return NULL;
-    return place_shmem_end(&c, CALL(e, align_fn, alignment, size));
+    return AROUND(c, CALL(e, sizes_fn, alignment, size));
 }
 
 static void *resize(int e, void *ptr, size_t size, uintptr_t ra)
 {
     struct place_shmem_call c = {.kind = PLACE_SHMEM_REALLOC, .size = size, .old = ptr,
                                  .ra = ra, .free = free_of(e)};
-    if (!place_shmem_on)
-        return CALL(e, realloc_fn, ptr, size);
-    if (!place_shmem_begin(&c))
-        return NULL;
-    return place_shmem_end(&c, CALL(e, realloc_fn, ptr, size));
+    return AROUND(c, CALL(e, realloc_fn, ptr, size));
 }
 
 static void release(int e, void *ptr)
@@ -126,28 +118,18 @@ void *shmalloc(size_t size)
 
 void *shmem_malloc_with_hints(size_t size, long hints)
 {
-    void *(*fn)(size_t, long) = (void *(*)(size_t, long))next(E_HINTS);
     struct place_shmem_call c = {.kind = PLACE_SHMEM_MALLOC, .size = size, .ra = RA,
                                  .free = free_of(E_MALLOC)};
-    if (!fn || !place_shmem_on)
-        return fn ? fn(size, hints) : NULL;
-    if (!place_shmem_begin(&c))
-        return NULL;
-    return place_shmem_end(&c, fn(size, hints));
+    return AROUND(c, CALL(E_HINTS, void *(*)(size_t, long), size, hints));
 }
 
 void *shmem_calloc(size_t count, size_t size)
 {
-    size_t bytes;
-    void *(*fn)(size_t, size_t) = (void *(*)(size_t, size_t))next(E_CALLOC);
     struct place_shmem_call c = {.kind = PLACE_SHMEM_CALLOC, .ra = RA, .free = free_of(E_CALLOC)};
     /* an overflowing product is the library's to refuse */
-    if (!fn || !place_shmem_on || __builtin_mul_overflow(count, size, &bytes))
-        return fn ? fn(count, size) : NULL;
-    c.size = bytes;
-    if (!place_shmem_begin(&c))
-        return NULL;
-    return place_shmem_end(&c, fn(count, size));
+    if (__builtin_mul_overflow(count, size, &c.size))
+        return CALL(E_CALLOC, sizes_fn, count, size);
+    return AROUND(c, CALL(E_CALLOC, sizes_fn, count, size));
 }
 
 void *shmem_align(size_t alignment, size_t size)

@@ -39,7 +39,7 @@ struct place_thread {
 extern __thread struct place_thread place_self __attribute__((tls_model("initial-exec")));
 
 /* The re-entry guard: while it is up, the calling thread's allocations are served by
- * glibc and counted straight into the shared counters, so what libplace calls into
+ * glibc and neither counted nor sampled (they are libplace's own), so what libplace calls into
  * (libc, pthreads, other libraries' fork handlers, libunwind and the tier libraries) may
  * allocate without recursing into libplace's own slow paths or locks. enter returns the
  * state to give back to leave, so guards nest. The signal fences keep the compiler from

@@ -11,6 +11,11 @@
 
 #include "fmt.h"
 
+/* A close-on-exec copy of fd on one of the highest descriptors: the lowest free from
+ * `room` below the limit (or below 4096, when the limit is higher), or -1 when there is
+ * none free or the limit leaves no room to spare (under 64). */
+static int fd_high(int fd, int room);
+
 static struct {
     int fd;
     bool known; /* dev and ino were recorded: check them before each write */
@@ -39,14 +44,14 @@ void place_keep_stderr(void)
     }
     /* With a tight limit there is no room to spare, and fd 2 itself is used (and
      * checked). */
-    int fd = place_fd_high(2, 1);
+    int fd = fd_high(2, 1);
     place_use_stderr(fd >= 0 ? fd : 2);
     errno = saved;
 }
 
 int place_fd_move_high(int fd, bool cloexec)
 {
-    int saved = errno, high = place_fd_high(fd, 16);
+    int saved = errno, high = fd_high(fd, 16);
     if (high >= 0) {
         if (!cloexec)
             fcntl(high, F_SETFD, 0);
@@ -61,7 +66,7 @@ int place_fd_move_high(int fd, bool cloexec)
  * numbers programs choose for themselves (bash, for one, treats an open close-on-exec
  * descriptor it is told to redirect as its own and restores it), and no higher, so that
  * the kernel's descriptor table stays small. */
-int place_fd_high(int fd, int room)
+static int fd_high(int fd, int room)
 {
     struct rlimit lim;
     rlim_t top = 4096;

@@ -18,11 +18,6 @@
  * libplace's stderr is nowhere. */
 void place_keep_stderr(void);
 
-/* A close-on-exec copy of fd on one of the highest descriptors: the lowest free from
- * `room` below the limit (or below 4096, when the limit is higher), or -1 when there is
- * none free or the limit leaves no room to spare (under 64). */
-int place_fd_high(int fd, int room);
-
 /* A descriptor libplace keeps for itself (a pipe, a memfd) moved among the 16 highest,
  * close-on-exec only if asked, the low one closed: the program's open() calls get the
  * numbers they would get without libplace. Returns the descriptor to use (fd itself

@@ -7,6 +7,7 @@
 
 #include "../base/glibc.h"
 #include "../base/out.h"
+#include "../base/pages.h"
 
 enum { BUFFER = PLACE_FOLD_BUFFER };
 
@@ -44,9 +45,8 @@ void *place_fold_alloc(size_t size, size_t align)
     if (size > SIZE_MAX - head - page)
         return NULL;
     size_t total = (head + size + page - 1) & ~(page - 1);
-    char *base = mmap(NULL, total, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (base == MAP_FAILED)
+    char *base = place_reserve(&total, total, MAP_NORESERVE);
+    if (!base)
         return NULL;
     for (size_t at = page; at < total; at += BUFFER) {
         size_t len = total - at < BUFFER ? total - at : BUFFER;

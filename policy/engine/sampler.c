@@ -58,10 +58,10 @@ void place_sample(void *p, size_t size, unsigned tier, uintptr_t ra)
         .tier = tier,
     };
     s.n = place_site_frames(ra, depth, s.frames);
-    int64_t held = place_profile_add(p, &s);
+    int64_t dram = place_profile_add(p, &s);
     place_guard_leave(was);
-    if (tier == 0)
-        place_count(0, 0, held);
+    if (dram)
+        place_count(0, 0, dram);
 }
 
 /* The weight dram's estimate loses. */
@@ -87,10 +87,11 @@ void place_unsample(void *p)
 
 /* libplace's own allocations and frees (with the guard up) are not the program's: not
  * counted, not sampled. Nor is a signal handler's that interrupted libplace (which may
- * hold the profile's lock). */
+ * hold the profile's lock). A call glibc failed counts, as on the fast path
+ * (place_count_call); place_sample samples no NULL. */
 void place_count_glibc(void *p, size_t size, uintptr_t ra)
 {
-    if (!p || place_guarded()) /* a failure, or libplace's own allocation */
+    if (place_guarded())
         return;
     place_count(1, 0, 0);
     if (place_sample_due(size))

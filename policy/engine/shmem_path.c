@@ -13,7 +13,8 @@
 
 bool place_shmem_on;
 
-size_t place_shmem_pages(const void *p, size_t size, void **lo)
+/* The bytes of whole pages inside [p, p + size), and where they start. */
+static size_t whole_pages(const void *p, size_t size, void **lo)
 {
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     uintptr_t from = ((uintptr_t)p + page - 1) & ~(page - 1);
@@ -52,21 +53,26 @@ bool place_shmem_begin(struct place_shmem_call *c)
 static void unbind(const struct place_block *b)
 {
     void *lo;
-    size_t bytes = place_shmem_pages((void *)(uintptr_t)b->key, b->usable, &lo);
+    size_t bytes = whole_pages((void *)(uintptr_t)b->key, b->usable, &lo);
     place_numa_bind(lo, bytes, NULL, false);
     place_tier_uncharge(b->tier, bytes);
     place_symmetric_bound(b->tier->index, -(int64_t)bytes);
 }
 
-/* Block p out of the symmetric tier t. */
-static void forget(struct place_tier *t, void *p)
+/* Block p out of the symmetric tier t, counted as a free: its bytes given back, or with
+ * keep left reserved for the block a realloc made of it. What it counted (0: unknown). */
+static size_t forget(struct place_tier *t, void *p, bool keep)
 {
     struct place_block b;
     if (!p || !place_blocks_take(PLACE_BLOCKS_SHMEM, (uintptr_t)p, &b))
-        return;
+        return 0;
     if (b.placed)
         unbind(&b);
-    place_tier_uncharge(t, b.usable);
+    if (keep)
+        place_stats_count(t->stats, PLACE_EV_FREES, 1);
+    else
+        place_tier_uncharge(t, b.usable);
+    return b.usable;
 }
 
 /* The tier the block's pages go to, by the rule that takes the call: the chain's answer,
@@ -76,7 +82,7 @@ static int decide(struct place_shmem_call *c, void *p, int *rule)
 {
     struct place_tier *t = c->t;
     void *lo;
-    size_t bytes = place_shmem_pages(p, c->size, &lo);
+    size_t bytes = whole_pages(p, c->size, &lo);
     *rule = place_match(PLACE_API_SHMEM, c->size, c->ra);
     if (*rule < 0 || !bytes)
         return (int)t->index;
@@ -95,29 +101,34 @@ void *place_shmem_end(struct place_shmem_call *c, void *p)
     if (!t)
         return p;
     uint8_t was = place_guard_enter();
-    place_tier_release(t, (int64_t)c->reserved);
-    if (!p && c->size) { /* the library's refusal; realloc's old block is as it was */
-        place_guard_leave(was);
-        return p;
-    }
-    if (c->kind == PLACE_SHMEM_REALLOC)
-        forget(t, c->old);
+    /* the bytes held for p: begin's reservation, and those of the block a realloc made it
+     * of, handed over so that no other thread can take them in between */
+    size_t held = c->reserved;
+    if (c->kind == PLACE_SHMEM_REALLOC && p)
+        held += forget(t, c->old, true);
+    else if (c->kind == PLACE_SHMEM_REALLOC && !c->size) /* freed, as at size 0 */
+        forget(t, c->old, false);
+    int rule = -1, tier = -1;
     if (p) {
-        int rule, tier = decide(c, p, &rule);
+        tier = decide(c, p, &rule);
         place_symmetric_decided(c->kind, c->size, c->align, rule, tier);
-        if (tier >= 0) {
-            place_tier_charge(t, c->size, true); /* begin reserved what the limit allows */
-            bool bound = tier != (int)t->index;
-            place_blocks_put(PLACE_BLOCKS_SHMEM, &(struct place_block){.key = (uintptr_t)p,
-                                                                        .tier = place_tiers[tier],
-                                                                        .usable = c->size,
-                                                                        .placed = bound});
-            if (rule >= 0)
-                place_count_rule(rule, c->ra, (unsigned)tier, c->size);
-        } else {
+    }
+    if (tier >= 0) {
+        place_tier_release(t, (int64_t)held - (int64_t)c->size); /* a shrunk block's rest */
+        place_tier_commit(t, c->size, false);
+        place_blocks_put(PLACE_BLOCKS_SHMEM,
+                         &(struct place_block){.key = (uintptr_t)p,
+                                               .tier = place_tiers[tier],
+                                               .usable = c->size,
+                                               .placed = tier != (int)t->index});
+        if (rule >= 0)
+            place_count_rule(rule, c->ra, (unsigned)tier, c->size);
+    } else { /* the library answered NULL (a realloc's old block is as it was), or
+              * on_full = fail turned p away */
+        place_tier_release(t, (int64_t)held);
+        if (p)
             c->free(p);
-            p = NULL;
-        }
+        p = NULL;
     }
     place_guard_leave(was);
     return p;
@@ -129,6 +140,6 @@ void place_shmem_free(void *p)
     if (!p || !place_shmem_on || place_dry_run || place_guarded() || !(t = place_symmetric_tier()))
         return;
     uint8_t was = place_guard_enter();
-    forget(t, p);
+    forget(t, p, false);
     place_guard_leave(was);
 }

@@ -49,7 +49,4 @@ void *place_shmem_end(struct place_shmem_call *c, void *p);
 /* Before the library frees p: its count and binding undone. */
 void place_shmem_free(void *p);
 
-/* The bytes of whole pages inside [p, p + size), and where they start. */
-size_t place_shmem_pages(const void *p, size_t size, void **lo);
-
 #endif

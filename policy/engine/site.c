@@ -153,7 +153,8 @@ static void caller_only(struct memo *m, uintptr_t ra, uint64_t first)
 static bool add_frame(struct memo *m, uintptr_t ip, uintptr_t slot, unsigned depth,
                       uint64_t stop, uint64_t *cum)
 {
-    uint64_t mask = place_site_mask(ip);
+    /* a sample (stop NEVER) wants the wrapper bit alone, and only until a frame counts */
+    uint64_t mask = m->n == 0 || stop != NEVER ? place_site_mask(ip) : 0;
     m->val[m->raw] = ip;
     m->slot[m->raw++] = slot;
     *cum |= mask & ~PLACE_WRAPPER;

@@ -30,7 +30,8 @@ enum { PLACE_STATS_BATCH = 1024 * 1024 };
  * its thread, read by the reporter: relaxed atomics, which are plain moves on x86-64. */
 struct place_counts {
     uint64_t allocs, frees;
-    int64_t bytes; /* usable bytes allocated minus usable bytes freed */
+    int64_t bytes; /* bytes in use gained minus lost: for dram, the samples' weights
+                    * (engine/sampler.h), since glibc's blocks are not all seen */
 };
 
 /* What a node counts besides its bytes. */
@@ -49,8 +50,9 @@ enum place_event {
     PLACE_EVENTS
 };
 
-/* A node's counters. Bytes are usable sizes. Cache lines of their own: threads placing
- * into one node must not slow down those that read their neighbours. */
+/* A node's counters. Bytes are usable sizes (dram's: estimated from samples). Cache
+ * lines of their own: threads placing into one node must not slow down those that read
+ * their neighbours. */
 struct place_node_stats {
     _Atomic int64_t bytes, peak; /* in use now, and the most ever in use */
     _Atomic int64_t hi, lo;      /* the most and least in use since the timeline's last point */

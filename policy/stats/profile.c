@@ -176,11 +176,13 @@ int64_t place_profile_add(const void *p, const struct place_sample *s)
         .asked = (double)s->asked / prob,
         .held = (int64_t)((double)s->held / prob + 0.5),
     };
+    int64_t dram = b.tier == 0 ? b.held : 0;
     pthread_mutex_lock(&lock);
     b.site = site_of(s);
     struct block *old = find(b.p); /* a block freed unseen (by a signal handler) */
     if (old) {
         account(&sites[old->site], old, 0, -1);
+        dram -= old->tier == 0 ? old->held : 0;
         *old = b;
     } else if (room()) {
         put(blocks, capacity, &b);
@@ -188,10 +190,11 @@ int64_t place_profile_add(const void *p, const struct place_sample *s)
         filter_add(b.p, 1);
     } else {
         lost++;
+        dram = 0;
     }
     account(&sites[b.site], &b, 1 / prob, 1);
     pthread_mutex_unlock(&lock);
-    return b.held;
+    return dram;
 }
 
 bool place_profile_remove(const void *p, unsigned *tier, int64_t *held)

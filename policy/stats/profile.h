@@ -63,8 +63,10 @@ struct place_sample {
     unsigned tier;      /* the node that holds it */
 };
 
-/* Records block p, sampled as s says; returns its weight in held bytes (s->held / p),
- * which its node's estimate gains. */
+/* Records block p, sampled as s says; returns what dram's estimate of bytes in use
+ * changes by: the block's weight in held bytes (s->held / p) when dram holds it and the
+ * table had room for it (else its free could not take it back), less that of a dram
+ * block freed unseen at the same address, whose record it replaces. */
 int64_t place_profile_add(const void *p, const struct place_sample *s);
 
 /* Forgets p if it is a sampled block: true, with the node that held it and its weight

@@ -76,7 +76,7 @@ void place_count_slow(unsigned n, unsigned m, int64_t delta);
 void place_hand_over_bytes(struct place_counts *c);
 
 /* Counts one pass-through event of the calling thread: n allocations and m frees that
- * changed the usable bytes in use by delta. */
+ * changed dram's estimate of bytes in use by delta. */
 static inline void place_count(unsigned n, unsigned m, int64_t delta)
 {
     struct place_counts *c = place_self.counts;

@@ -130,11 +130,15 @@ bool place_tier_may_wait(const struct place_tier *t, size_t bytes)
 bool place_tier_wait(struct place_tier *t, int64_t deadline,
                      int (*room)(struct place_tier *t, void *ctx), void *ctx)
 {
-    int said = 0;
+    int said;
     atomic_fetch_add(&t->waiters, 1); /* seq_cst: ordered before room's reservation */
-    for (int64_t now = place_now_ns(); now < deadline; now = place_now_ns()) {
+    /* room is asked at least once, however near the deadline */
+    for (;;) {
         uint32_t seen = atomic_load(&t->wake);
         if ((said = room(t, ctx)) != 0)
+            break;
+        int64_t now = place_now_ns();
+        if (now >= deadline)
             break;
         place_futex_wait(&t->wake, seen, deadline - now);
     }

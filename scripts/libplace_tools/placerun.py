@@ -254,6 +254,13 @@ def take_stdin_policy(o):
     if b"\0" in data:
         say("-p -: standard input holds a NUL byte; expected a policy (text)")
         sys.exit(EXIT_SETUP)
+    # it travels as LIBPLACE_INLINE_POLICY=TEXT, and the kernel takes no variable longer
+    # than MAX_ARG_STRLEN (128 KiB) into a program's environment
+    room = 128 * 1024 - len("LIBPLACE_INLINE_POLICY=") - 1
+    if len(data) > room:
+        say(f"-p -: the policy on standard input is {len(data)} bytes, and a policy from "
+            f"standard input holds at most {room}; expected a shorter one, or -p FILE")
+        sys.exit(EXIT_SETUP)
     o.policy_text = data.decode(errors="surrogateescape")
 
 
@@ -429,7 +436,7 @@ def check_usage(o):
     policy = o.policy if o.policy is not None else (o.positional[0] if o.positional else None)
     if policy is None and not has_policy(o):
         usage_error("--check needs a policy (POLICY, -p POLICY) or --rule")
-    return policy
+    o.policy = policy  # a POLICY argument is -p's, "-" (standard input) included
 
 
 
@@ -642,9 +649,9 @@ def main(argv, home):
         take_stdin_policy(o)
         return tiers(o)
     if o.check:
-        policy = check_usage(o)
+        check_usage(o)
         take_stdin_policy(o)
-        check(o, find_lib(o), o.policy if policy == "-" else policy)
+        check(o, find_lib(o), o.policy)
     if not o.positional:
         usage_error("no PROGRAM to run (or --check to check a policy, --tiers to see the tiers)")
     take_stdin_policy(o)

@@ -19,9 +19,11 @@ planned_lines() {
     assert_line "made 64 of 64, 0 too small"
     # Pss with all 64 blocks live: the shared buffer once, each block's first page, the rest
     held=$(sed -n 's/^held \([0-9]*\) KiB$/\1/p' <<<"$output")
-    [ "$held" -gt 0 ] && [ "$held" -lt $((4 << 20)) ]
+    [ "$held" -gt 0 ]
+    [ "$held" -lt $((4 << 20)) ]
     valid_report "$BATS_TEST_TMPDIR/report.json"
-    [ "$(node hbw allocations)" = 64 ] && [ "$(node hbw frees)" = 64 ]
+    [ "$(node hbw allocations)" = 64 ]
+    [ "$(node hbw frees)" = 64 ]
     [ "$(node hbw peak)" = $((64 * GIB)) ]
     run /usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["policy"]["fold_min"])' "$BATS_TEST_TMPDIR/report.json"
     assert_output 1048576

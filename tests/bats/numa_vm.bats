@@ -14,8 +14,8 @@ vm() {
 }
 
 setup() {
-    command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86 is not installed (scripts/setup test installs it)"
-    ls /boot/vmlinuz-* >/dev/null 2>&1 || skip "no kernel in /boot (linux-image-amd64)"
+    command -v qemu-system-x86_64 >/dev/null || fail "qemu-system-x86 is not installed (scripts/setup test installs it)"
+    ls /boot/vmlinuz-* >/dev/null 2>&1 || fail "no kernel in /boot (linux-image-amd64; scripts/setup test installs it)"
 }
 
 @test "two nodes, node 1 without CPUs; the command's output, errors and status come back" {

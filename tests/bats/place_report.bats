@@ -296,7 +296,7 @@ assert any("".join(t.itertext()) == "dry run: <python3> & \"numpy\"" for t in ro
 }
 
 @test "plot: a PNG through rsvg-convert; without it, a clear error and exit 1" {
-    command -v rsvg-convert >/dev/null || skip "no rsvg-convert (librsvg2-bin)"
+    command -v rsvg-convert >/dev/null || fail "no rsvg-convert (librsvg2-bin; scripts/setup installs it)"
     cd "$BATS_TEST_TMPDIR"
     run --separate-stderr "$PLACE_REPORT" plot "$DATA/rank0.json" -o chart.png
     assert_success

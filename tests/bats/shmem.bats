@@ -109,8 +109,10 @@ assert json.load(open(sys.argv[1]))["symmetric"]["divergent"] == ["1"]' "$BATS_T
 
 @test "shmem chains take hbw, numa and symmetric tiers only; other rules no symmetric tier" {
     run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_RULES='api=shmem to=dram' true
+    assert_failure 125 # a policy with errors: the program is not run
     [[ "$stderr" == *"to: dram is dram memory, which a symmetric heap's pages cannot be bound to"* ]] ||
         fail "$stderr"
     run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_RULES='size=1M.. to=symmetric' true
+    assert_failure 125
     [[ "$stderr" == *"expected api = shmem for a chain with a symmetric tier"* ]] || fail "$stderr"
 }

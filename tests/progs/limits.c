@@ -317,6 +317,9 @@ static int account(void)
     printf("account 256K waiting, full: %d, %s, used %lld\n", r,
            atomic_load(&given_back) ? "after the give-back" : "before it", used);
     pthread_join(t, NULL);
+    /* with another thread alive the wait is a real one; no time to wait still asks once */
+    pthread_create(&t, NULL, idle, NULL);
+    printf("wait 1 byte, no time, with room: %d\n", place_wait_available("capped", 1, 0));
     printf("no such node: %d %d %d\n", place_account("nosuch", 1, 0), place_unaccount("nosuch", 1),
            place_wait_available("nosuch", 1, 0));
     return 0;
