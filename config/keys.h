@@ -18,7 +18,7 @@ struct place_key {
     unsigned kinds;  /* tier keys: the kinds it means something for, bit 1 << kind */
 };
 
-enum { PLACE_ALL_KINDS = (1u << (PLACE_SYMMETRIC + 1)) - 1 };
+enum { PLACE_ALL_KINDS = (1u << (PLACE_KIND_LAST + 1)) - 1 };
 
 /* The keys of a section kind, NULL-name terminated; a key's bit in `given` is its index. */
 extern const struct place_key place_libplace_keys[], place_tier_keys[], place_rule_keys[];

@@ -40,6 +40,8 @@ enum place_kind {
     PLACE_DEVICE,
     PLACE_SYMMETRIC
 };
+/* The bounds that masks and checks of every kind or api are built from. */
+enum { PLACE_KIND_LAST = PLACE_SYMMETRIC };
 
 enum place_mempolicy {
     PLACE_MPOL_DEFAULT, /* the kind's own default: preferred for hbw, bind for numa */
@@ -54,6 +56,7 @@ enum place_pagesize { PLACE_PAGE_4K, PLACE_PAGE_2M, PLACE_PAGE_THP };
 /* any is the malloc family and CUDA; shmem rules are always named as such, since they
  * bind the pages of a block the SHMEM library placed rather than choose its memory. */
 enum place_api { PLACE_API_MALLOC = 1, PLACE_API_CUDA = 2, PLACE_API_ANY = 3, PLACE_API_SHMEM = 4 };
+enum { PLACE_API_LAST = PLACE_API_SHMEM };
 
 enum place_on_full { PLACE_FALLBACK, PLACE_WAIT, PLACE_OVERFLOW, PLACE_FAIL };
 

@@ -106,7 +106,7 @@ static void check_policy(const struct place_policy *p)
         const struct place_tier_config *t = &p->tiers[k];
         if (strnlen(t->name, PLACE_NAME_MAX) == PLACE_NAME_MAX || !t->name[0])
             broken("a tier name without its NUL, or empty", "");
-        if ((unsigned)t->kind > PLACE_DEVICE)
+        if ((unsigned)t->kind > PLACE_KIND_LAST)
             broken("a tier kind out of range", t->name);
         for (unsigned j = 0; j < k; j++)
             if (strcmp(p->tiers[j].name, t->name) == 0)
@@ -134,7 +134,7 @@ static void check_policy(const struct place_policy *p)
             broken("MIN > MAX, and no error", r->name);
         if (r->depth < 1 || r->depth > PLACE_MAX_DEPTH)
             broken("depth out of 1..16, and no error", r->name);
-        if (r->api < PLACE_API_MALLOC || r->api > PLACE_API_ANY)
+        if (r->api < PLACE_API_MALLOC || r->api > PLACE_API_LAST)
             broken("api out of range, and no error", r->name);
         if ((unsigned)r->on_full > PLACE_FAIL)
             broken("on_full out of range, and no error", r->name);
