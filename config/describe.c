@@ -204,6 +204,7 @@ static void place_describe_settings(struct place_json *j, const struct place_pol
         place_json_str(j, "sample", "all");
     place_json_uint(j, "report_depth", p->report_depth);
     place_json_str(j, "wrappers", *p->wrappers ? p->wrappers : NULL);
+    place_json_str(j, "heaps", *p->heaps ? p->heaps : NULL);
 }
 
 void place_describe_policy(const struct place_policy *p, int fd)

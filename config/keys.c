@@ -174,17 +174,32 @@ static bool set_sample(struct place_policy *p, void *o, const char *v, struct pl
     return true;
 }
 
-/* Function globs, separated by commas: the program's own allocation wrappers. */
-static bool set_wrappers(struct place_policy *p, void *o, const char *v, struct place_buf *why)
+/* Globs separated by commas, into field (what: the examples an error gives). */
+static bool set_globs(const char *v, char *field, size_t n, const char *what, struct place_buf *why)
 {
-    (void)o;
-    if (!place_value_globs(v, ":+", p->wrappers, sizeof p->wrappers)) {
-        place_bprintf(why, "expected function names or globs separated by commas (my_alloc, "
-                           "pool_*), at most %zu characters",
-                      sizeof p->wrappers - 1);
+    if (!place_value_globs(v, ":+", field, n)) {
+        place_bprintf(why, "expected %s separated by commas, at most %zu characters", what, n - 1);
         return false;
     }
     return true;
+}
+
+/* The program's own allocation wrappers. */
+static bool set_wrappers(struct place_policy *p, void *o, const char *v, struct place_buf *why)
+{
+    (void)o;
+    return set_globs(v, p->wrappers, sizeof p->wrappers,
+                     "function names or globs (my_alloc, pool_*)", why);
+}
+
+/* Libraries that keep a GPU heap of their own. */
+static bool set_heaps(struct place_policy *p, void *o, const char *v, struct place_buf *why)
+{
+    (void)o;
+    return set_globs(v, p->heaps, sizeof p->heaps,
+                     "library file names or function names, or globs of them "
+                     "(libc10_cuda.so*, *mempool*)",
+                     why);
 }
 
 const struct place_key place_libplace_keys[] = {
@@ -202,6 +217,7 @@ const struct place_key place_libplace_keys[] = {
     {"sample", set_sample, "LIBPLACE_SAMPLE", 0},
     {"report_depth", set_report_depth, "LIBPLACE_REPORT_DEPTH", 0},
     {"wrappers", set_wrappers, "LIBPLACE_WRAPPERS", 0},
+    {"heaps", set_heaps, "LIBPLACE_HEAPS", 0},
     {NULL, NULL, NULL, 0},
 };
 

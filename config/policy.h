@@ -135,6 +135,8 @@ struct place_policy {
     uint64_t sample;       /* mean bytes between the profile's samples; 0: every allocation */
     unsigned report_depth; /* frames kept per site of the profile */
     char wrappers[256];    /* globs of the program's own allocation wrappers, ", " */
+    char heaps[256];       /* globs of libraries (file or function names) that keep a GPU
+                            * heap of their own, besides NVSHMEM, ", " */
     /* index 0 is always dram */
     struct place_tier_config tiers[PLACE_MAX_TIERS];
     unsigned ntiers;

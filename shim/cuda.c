@@ -310,8 +310,9 @@ PLACE_EXPORT CUresult cuMemGetInfo_v2(size_t *free, size_t *total)
     return counted(was, rc);
 }
 
-/* Virtual-memory allocations (PyTorch's expandable segments): counted in their GPU's
- * tier, whose limit refuses them as the GPU would: they have no other place to go. */
+/* Virtual-memory allocations (PyTorch's expandable segments, NVSHMEM's symmetric heap):
+ * counted in their GPU's tier, whose limit refuses them as the GPU would: they have no
+ * other place to go. The caller says whose heap a block is. */
 PLACE_EXPORT CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
                                   const CUmemAllocationProp *prop, unsigned long long flags)
 {
@@ -321,7 +322,8 @@ PLACE_EXPORT CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t s
     uint8_t was = place_guard_enter();
     CUresult rc = fn ? fn(handle, size, prop, flags) : CUDA_ERROR_NOT_INITIALIZED;
     if (rc == CUDA_SUCCESS && prop->location.type == CU_MEM_LOCATION_TYPE_DEVICE &&
-        !place_cuda_charge(PLACE_DEVICE, prop->location.id, *handle, size, true)) {
+        !place_cuda_create(prop->location.id, *handle, size,
+                           (uintptr_t)__builtin_return_address(0))) {
         release(*handle);
         rc = CUDA_ERROR_OUT_OF_MEMORY;
     }

@@ -171,6 +171,7 @@ __attribute__((constructor)) static void place_init(void)
         pthread_atfork(prefork, postfork_parent, postfork_child);
     }
 #ifdef PLACE_HAVE_CUDA
+    place_modules_heaps(place_config.heaps);
     place_cuda_on = reporting || placing;
 #endif
     place_shmem_on = reporting || placing;

@@ -20,6 +20,7 @@ struct place_block {
     size_t usable; /* what it counts in the tier */
     bool placed;   /* CUDA: libplace placed it (else the driver's, only counted);
                     * shmem: tier is the one its pages are bound to */
+    bool heap;     /* CUDA handles: a library's heap (stats/heaps.h) */
 };
 
 /* CUDA's blocks by pointer and by handle (cuMemCreate's), the symmetric heap's by address */

@@ -6,10 +6,12 @@
 #include <string.h>
 
 #include "../base/guard.h"
+#include "../stats/heaps.h"
 #include "../stats/sites.h"
 #include "../tiers/driver.h"
-#include "chain.h"
 #include "blocks.h"
+#include "chain.h"
+#include "modules.h"
 #include "place.h"
 
 bool place_cuda_on;
@@ -127,7 +129,10 @@ static struct place_tier *tier_of(enum place_kind kind, int dev)
     return NULL;
 }
 
-bool place_cuda_charge(enum place_kind kind, int dev, uint64_t key, size_t size, bool handle)
+/* Counts size bytes under key in the tier of kind (dev: the GPU), and in that tier's
+ * heap when owner (a library that keeps one) made them. */
+static bool charge(enum place_kind kind, int dev, uint64_t key, size_t size, bool handle,
+                   const char *owner)
 {
     struct place_tier *t = !place_cuda_on || place_cuda_start() ? NULL : tier_of(kind, dev);
     if (!t)
@@ -138,9 +143,24 @@ bool place_cuda_charge(enum place_kind kind, int dev, uint64_t key, size_t size,
         place_stats_count(t->stats, PLACE_EV_FAILURES, 1);
         return false;
     }
+    if (owner)
+        place_heap_changed(t->index, owner, (int64_t)size);
     place_blocks_put(handle ? PLACE_BLOCKS_CUDA_HANDLES : PLACE_BLOCKS_CUDA,
-                        &(struct place_block){.key = key, .tier = t, .usable = size});
+                        &(struct place_block){.key = key, .tier = t, .usable = size,
+                                                 .heap = owner != NULL});
     return true;
+}
+
+bool place_cuda_charge(enum place_kind kind, int dev, uint64_t key, size_t size, bool handle)
+{
+    return charge(kind, dev, key, size, handle, NULL);
+}
+
+bool place_cuda_create(int dev, CUmemGenericAllocationHandle h, size_t size, uintptr_t ra)
+{
+    char owner[64];
+    bool heap = place_cuda_on && place_modules_heap_owner(ra, owner, sizeof owner);
+    return charge(PLACE_DEVICE, dev, h, size, true, heap ? owner : NULL);
 }
 
 bool place_cuda_discharge(uint64_t key, bool handle)
@@ -148,6 +168,8 @@ bool place_cuda_discharge(uint64_t key, bool handle)
     struct place_block b;
     if (!place_blocks_take(handle ? PLACE_BLOCKS_CUDA_HANDLES : PLACE_BLOCKS_CUDA, key, &b))
         return false;
+    if (b.heap)
+        place_heap_changed(b.tier->index, "", -(int64_t)b.usable);
     place_tier_uncharge(b.tier, b.usable);
     return true;
 }

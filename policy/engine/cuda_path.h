@@ -5,7 +5,8 @@
  * pinned tiers, else the calling context's GPU, whose tier keeps its limit; a chain that
  * runs out answers CUDA_ERROR_OUT_OF_MEMORY. Memory the program asks for as pinned or
  * managed itself (cuMemHostAlloc, cuMemHostRegister, cuMemAllocManaged...) is the
- * driver's, counted in the policy's tier of that kind, and cuMemCreate's in its GPU's.
+ * driver's, counted in the policy's tier of that kind, and cuMemCreate's in its GPU's
+ * (and in that GPU's heap when a library that keeps one, NVSHMEM, made it).
  * cuMemGetInfo answers within a GPU's limit. */
 #ifndef PLACE_CUDA_PATH_H
 #define PLACE_CUDA_PATH_H
@@ -33,6 +34,11 @@ CUresult place_cuda_free(CUdeviceptr d, struct place_cu_call *c);
  * tier of kind (for device: GPU dev's tier) under key, past any limit. For device
  * memory a limit is kept: false when it is full (the call is then refused). */
 bool place_cuda_charge(enum place_kind kind, int dev, uint64_t key, size_t size, bool handle);
+
+/* cuMemCreate's block of size bytes on GPU dev, made by the code at ra: charged as
+ * place_cuda_charge does, and in the GPU's heap when ra lies in a library that keeps one
+ * (modules.h: NVSHMEM, or the policy's `heaps`). */
+bool place_cuda_create(int dev, CUmemGenericAllocationHandle h, size_t size, uintptr_t ra);
 
 /* Its free: the count given back. Whether key was counted. */
 bool place_cuda_discharge(uint64_t key, bool handle);

@@ -44,6 +44,7 @@ static unsigned long long seen_adds, seen_subs;
 static _Atomic uint32_t generation = 1;
 static bool wrappers_on;
 static const char *wrapper_globs = ""; /* the policy's own, separated by commas */
+static const char *heap_globs = "";    /* likewise */
 
 static void add_range(struct module *m, uintptr_t lo, uintptr_t hi, uint64_t mask)
 {
@@ -306,6 +307,41 @@ void place_modules_where(uintptr_t ra, struct place_where *w, bool wait)
     }
     if (locked)
         pthread_mutex_unlock(&lock);
+}
+
+void place_modules_heaps(const char *globs)
+{
+    pthread_mutex_lock(&lock);
+    heap_globs = globs;
+    pthread_mutex_unlock(&lock);
+}
+
+/* NVSHMEM's host library (libnvshmem_host.so.N), or its functions where libnvshmem.a is
+ * linked into the program: every one of their names has "nvshmem" in it. */
+static const char known_heaps[] = "*nvshmem*";
+
+static bool heap_name(const char *name)
+{
+    return place_value_globs_match(known_heaps, name) || place_value_globs_match(heap_globs, name);
+}
+
+bool place_modules_heap_owner(uintptr_t ra, char *owner, size_t n)
+{
+    struct place_buf b = {.s = owner, .cap = n};
+    *owner = 0;
+    pthread_mutex_lock(&lock);
+    refresh();
+    struct module *m = find(ra);
+    struct nearest f = {.off = m ? ra - m->base : 0};
+    int was;
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &was);
+    if (m && heap_name(m->name))
+        place_bprintf(&b, "%s", m->name);
+    else if (m && place_elf_functions(m->path, containing, &f) == 1 && heap_name(f.name))
+        place_bprintf(&b, "%s", f.name);
+    pthread_setcancelstate(was, NULL);
+    pthread_mutex_unlock(&lock);
+    return b.len > 0;
 }
 
 void place_modules_prefork(void)

@@ -26,6 +26,15 @@ void place_modules_start(const struct place_policy *policy);
 /* From now on, matches carry PLACE_WRAPPER; globs: the policy's `wrappers` ("" none). */
 void place_modules_wrappers(const char *globs);
 
+/* Libraries that keep a GPU heap of their own besides NVSHMEM, which is always known:
+ * globs of their file names or of their functions' names ("" none). */
+void place_modules_heaps(const char *globs);
+
+/* Whether the code address ra lies in such a library: then owner holds the name that
+ * matched (the module's file name, else its function's). Reads the module's symbol table:
+ * for rare calls only (cuMemCreate). */
+bool place_modules_heap_owner(uintptr_t ra, char *owner, size_t n);
+
 /* The patterns (a mask over policy->patterns) that the code address `ra` matches. *gen is
  * set to the module generation the answer belongs to: it changes when a module is
  * unloaded, which invalidates every cached answer. */

@@ -12,6 +12,7 @@
 #include "../../config/policy.h"
 #include "../engine/modules.h"
 #include "../stats/counters.h"
+#include "../stats/heaps.h"
 #include "../stats/profile.h"
 #include "../stats/symmetric.h"
 #include "../stats/timeline.h"
@@ -30,6 +31,8 @@ struct place_node_row {
     uint64_t total, free;
     bool checked; /* verified holds the kernel's word on where the tier's pages are */
     struct place_verified verified;
+    bool has_library_heap; /* a library made some of its blocks as a heap of its own */
+    struct place_heap_stats library_heap;
 };
 
 struct place_rule_row {

@@ -153,6 +153,12 @@ def merge_node(name, group):
             merged[key] = values.pop()
     if any("planned" in n for n in nodes):
         merged["planned"] = any(n.get("planned", False) for n in nodes)
+    heaps = [n["library_heap"] for n in nodes if "library_heap" in n]
+    if heaps:
+        # every PE of an NVSHMEM job keeps its own heap: the job's is their sum
+        merged["library_heap"] = {
+            "owner": ", ".join(dict.fromkeys(h["owner"] for h in heaps)),
+            **{key: sum(h[key] for h in heaps) for key in ("blocks", "in_use", "peak")}}
     return merged
 
 

@@ -109,6 +109,12 @@ def node_lines(doc):
                     if untouched else "")
             lines.append(f"{n['name']}: {share:.1f}% of its pages on its nodes "
                          f"({how} {v['resident']} resident pages, move_pages){zero}")
+        h = n.get("library_heap")
+        if h:
+            blocks = plural(h["blocks"], "block")
+            lines.append(f"{n['name']}: {h['owner'] or 'a library'} keeps a heap of its own here: "
+                         f"{size_str(h['in_use'])} in {blocks} now, {size_str(h['peak'])} at "
+                         f"peak; the blocks it hands out inside are not seen")
     if isinstance(doc.get("merged"), list):
         lines.append("peak of a merged report: the sum of each process's peak (an upper bound)")
     return lines

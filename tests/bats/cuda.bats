@@ -215,6 +215,75 @@ INI
     [ "$(node device0 in_use)" -eq 0 ]
 }
 
+# libsymheap (tests/fakecuda/symheap.c) keeps a GPU heap as NVSHMEM does: cuMemCreate
+# chunks of the granularity (2 MiB), reached through cuGetProcAddress. NVSHMEM itself is
+# not packaged here; the same code that knows it by name knows libsymheap through `heaps`.
+heap_of() {
+    with_json "h = next(n for n in d['nodes'] if n['name'] == 'device0').get('library_heap')
+print('none' if h is None else '%s %d %d %d' % (h['owner'], h['blocks'], h['in_use'], h['peak']))" \
+        "$LIBPLACE_REPORT"
+}
+
+@test "a library's GPU heap is counted on its GPU and named, with its blocks inside said unseen" {
+    export LIBPLACE_HEAPS='libsymheap.so*'
+    run --separate-stderr placed "$FAKE/cuda_heap" 3 1 2097152
+    assert_success
+    assert_line "heap grew by 3 chunks of 2097152: ok (0)"
+    # three heap chunks, one given back, and the program's own block, which is not the heap's
+    [ "$(node device0 allocations)" -eq 4 ]
+    [ "$(node device0 frees)" -eq 1 ]
+    [ "$(node device0 in_use)" -eq $((6 << 20)) ]
+    assert_equal "$(heap_of)" "libsymheap.so 2 4194304 6291456"
+    valid_report "$LIBPLACE_REPORT"
+    run --separate-stderr "$REPO/scripts/place-report" render "$LIBPLACE_REPORT"
+    assert_success
+    assert_line "device0: libsymheap.so keeps a heap of its own here: 4.0 MiB in 2 blocks now, 6.0 MiB at peak; the blocks it hands out inside are not seen"
+    # two processes (two PEs): the job's heap is their sum
+    mv "$LIBPLACE_REPORT" "$BATS_TEST_TMPDIR/pe0.json"
+    run --separate-stderr placed "$FAKE/cuda_heap" 1 0 0
+    assert_success
+    run --separate-stderr "$REPO/scripts/place-report" merge -o "$BATS_TEST_TMPDIR/job.json" \
+        "$BATS_TEST_TMPDIR/pe0.json" "$LIBPLACE_REPORT"
+    assert_success
+    LIBPLACE_REPORT=$BATS_TEST_TMPDIR/job.json
+    assert_equal "$(heap_of)" "libsymheap.so 3 6291456 8388608"
+    LIBPLACE_REPORT=$BATS_TEST_TMPDIR/report.json
+    rm "$LIBPLACE_REPORT"
+    LIBPLACE_REPORT_FORMAT=text run --separate-stderr placed "$FAKE/cuda_heap" 3 1 0
+    assert_success
+    assert_equal "$(grep -c "^libplace: device0: libsymheap.so keeps a heap of its own here: 4.0 MiB in 2 blocks now, 6.0 MiB at peak; the blocks it hands out inside are not seen$" "$LIBPLACE_REPORT")" 1
+}
+
+@test "heaps names a library by a function of it too (a static NVSHMEM is in the program); unnamed, a heap is plain GPU memory" {
+    export LIBPLACE_HEAPS='symheap_gr*'
+    run --separate-stderr placed "$FAKE/cuda_heap" 2 0 2097152
+    assert_success
+    assert_equal "$(heap_of)" "symheap_grow 2 4194304 4194304"
+    rm "$LIBPLACE_REPORT"
+    unset LIBPLACE_HEAPS
+    run --separate-stderr placed "$FAKE/cuda_heap" 2 0 2097152
+    assert_success
+    assert_equal "$(heap_of)" "none"
+    [ "$(node device0 in_use)" -eq $((6 << 20)) ]
+}
+
+@test "a heap's chunk past its GPU's limit is refused as the GPU would refuse it, and the heap stays exact" {
+    export LIBPLACE_HEAPS='libsymheap.so*' LIBPLACE_LIMIT_DEVICE0=5M
+    run --separate-stderr placed "$FAKE/cuda_heap" 3 0 0
+    assert_failure 1
+    assert_line "heap grew by 3 chunks of 2097152: refused (2)"
+    [ "$(calls cuMemRelease rc=0)" -eq 1 ]
+    [ "$(node device0 refused)" -eq 1 ]
+    assert_equal "$(heap_of)" "libsymheap.so 2 4194304 4194304"
+}
+
+@test "heaps: a bad value is an error naming the key" {
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_HEAPS='lib[x' /bin/true
+    assert_failure 125
+    assert_equal "${stderr_lines[0]%%:*}" "libplace"
+    [[ "$stderr" == *"LIBPLACE_HEAPS"*"expected library file names or function names, or globs of them"* ]]
+}
+
 @test "no CUDA driver at all: the CUDA tiers are unavailable, the program runs, the report says why" {
     unset LD_LIBRARY_PATH
     export LIBPLACE_RULES='size=1M.. to=pinned'
