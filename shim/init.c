@@ -21,6 +21,7 @@
 #include "../policy/engine/site.h"
 #include "../policy/engine/sampler.h"
 #include "../policy/report/report.h"
+#include "../policy/stats/symmetric.h"
 #include "../policy/stats/threads.h"
 #include "../policy/stats/timeline.h"
 #include "../policy/tiers/arena.h"
@@ -54,6 +55,7 @@ static const struct {
     {place_blocks_prefork, place_blocks_postfork, place_blocks_postfork},
     {place_profile_prefork, place_profile_postfork_parent, place_profile_postfork_child},
     {place_threads_prefork, place_threads_postfork_parent, place_threads_postfork_child},
+    {place_symmetric_prefork, place_symmetric_postfork, place_symmetric_postfork},
 };
 enum { FORK_STEPS = sizeof fork_table / sizeof fork_table[0] };
 

@@ -4,8 +4,8 @@
 #include <stdbool.h>
 
 /* Calls are collective and rare (each costs the SHMEM library a barrier): one spin lock
- * serves. It is never held across a call out, so a fork cannot catch it held by a
- * thread the child lacks except within these few instructions. */
+ * serves. It is never held across a call out; fork takes it (place_symmetric_prefork),
+ * so that a child never finds it held by a thread it lacks. */
 static struct place_symmetric_stats stats;
 static atomic_flag busy = ATOMIC_FLAG_INIT;
 
@@ -67,4 +67,14 @@ bool place_symmetric_snapshot(struct place_symmetric_stats *out)
     if (held)
         unlock();
     return out->calls != 0;
+}
+
+void place_symmetric_prefork(void)
+{
+    lock();
+}
+
+void place_symmetric_postfork(void)
+{
+    unlock();
 }

@@ -39,6 +39,10 @@ static inline uint64_t place_symmetric_suggested(uint64_t peak)
     return (peak + peak / 8 + mib - 1) / mib * mib;
 }
 
+/* fork: the lock is held across it. */
+void place_symmetric_prefork(void);
+void place_symmetric_postfork(void);
+
 /* A copy, whole; false when no call has been seen. */
 bool place_symmetric_snapshot(struct place_symmetric_stats *out);
 
