@@ -309,10 +309,23 @@ void place_modules_where(uintptr_t ra, struct place_where *w, bool wait)
         pthread_mutex_unlock(&lock);
 }
 
+/* The last answers by return address: a library calls cuMemCreate from a few places,
+ * maybe thousands of times (PyTorch's expandable segments), and an answer that takes the
+ * symbol table is read once. Under the lock; a generation change (a module unloaded)
+ * empties it. */
+enum { HEAP_MEMO = 16 };
+static struct {
+    uintptr_t ra;
+    uint32_t gen;
+    char owner[64]; /* "" not a heap's */
+} heap_memo[HEAP_MEMO];
+static unsigned heap_memo_next;
+
 void place_modules_heaps(const char *globs)
 {
     pthread_mutex_lock(&lock);
     heap_globs = globs;
+    memset(heap_memo, 0, sizeof heap_memo); /* answers to other globs */
     pthread_mutex_unlock(&lock);
 }
 
@@ -331,15 +344,27 @@ bool place_modules_heap_owner(uintptr_t ra, char *owner, size_t n)
     *owner = 0;
     pthread_mutex_lock(&lock);
     refresh();
-    struct module *m = find(ra);
-    struct nearest f = {.off = m ? ra - m->base : 0};
-    int was;
-    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &was);
-    if (m && heap_name(m->name))
-        place_bprintf(&b, "%s", m->name);
-    else if (m && place_elf_functions(m->path, containing, &f) == 1 && heap_name(f.name))
-        place_bprintf(&b, "%s", f.name);
-    pthread_setcancelstate(was, NULL);
+    uint32_t gen = place_modules_generation();
+    unsigned k = 0;
+    while (k < HEAP_MEMO && !(heap_memo[k].ra == ra && heap_memo[k].gen == gen))
+        k++;
+    if (k == HEAP_MEMO) {
+        struct module *m = find(ra);
+        struct nearest f = {.off = m ? ra - m->base : 0};
+        k = heap_memo_next++ % HEAP_MEMO;
+        struct place_buf memo = PLACE_BUF(heap_memo[k].owner);
+        heap_memo[k].owner[0] = 0;
+        int was;
+        pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &was);
+        if (m && heap_name(m->name))
+            place_bprintf(&memo, "%s", m->name);
+        else if (m && place_elf_functions(m->path, containing, &f) == 1 && heap_name(f.name))
+            place_bprintf(&memo, "%s", f.name);
+        pthread_setcancelstate(was, NULL);
+        heap_memo[k].ra = ra;
+        heap_memo[k].gen = gen;
+    }
+    place_bprintf(&b, "%s", heap_memo[k].owner);
     pthread_mutex_unlock(&lock);
     return b.len > 0;
 }
