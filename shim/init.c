@@ -21,6 +21,7 @@
 #include "../policy/engine/site.h"
 #include "../policy/engine/sampler.h"
 #include "../policy/report/report.h"
+#include "../policy/stats/heaps.h"
 #include "../policy/stats/symmetric.h"
 #include "../policy/stats/threads.h"
 #include "../policy/stats/timeline.h"
@@ -82,6 +83,7 @@ static void postfork_child(void)
     place_report_postfork_child();
     place_run_mark_start(getppid());
     place_tiers_restart();
+    place_heaps_restart();
     place_timeline_restart();
     if (!place_config.report_children) {
         place_options.report = NULL;

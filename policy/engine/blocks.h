@@ -20,7 +20,8 @@ struct place_block {
     size_t usable; /* what it counts in the tier */
     bool placed;   /* CUDA: libplace placed it (else the driver's, only counted);
                     * shmem: tier is the one its pages are bound to */
-    bool heap;     /* CUDA handles: a library's heap (stats/heaps.h) */
+    uint8_t heap;  /* CUDA handles: 1 + the slot of the library whose heap it is (stats/heaps.h),
+                    * 0 none */
 };
 
 /* CUDA's blocks by pointer and by handle (cuMemCreate's), the symmetric heap's by address */

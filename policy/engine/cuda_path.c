@@ -8,6 +8,7 @@
 #include "../base/guard.h"
 #include "../stats/heaps.h"
 #include "../stats/sites.h"
+#include "../stats/threads.h"
 #include "../tiers/driver.h"
 #include "blocks.h"
 #include "chain.h"
@@ -130,7 +131,7 @@ static struct place_tier *tier_of(enum place_kind kind, int dev)
 }
 
 /* Counts size bytes under key in the tier of kind (dev: the GPU), and in that tier's
- * heap when owner (a library that keeps one) made them. */
+ * heap of owner when a library that keeps one made them. */
 static bool charge(enum place_kind kind, int dev, uint64_t key, size_t size, bool handle,
                    const char *owner)
 {
@@ -143,11 +144,10 @@ static bool charge(enum place_kind kind, int dev, uint64_t key, size_t size, boo
         place_stats_count(t->stats, PLACE_EV_FAILURES, 1);
         return false;
     }
-    if (owner)
-        place_heap_changed(t->index, owner, (int64_t)size);
+    uint8_t heap = owner ? (uint8_t)(1 + place_heap_made(t->index, owner, (int64_t)size)) : 0;
     place_blocks_put(handle ? PLACE_BLOCKS_CUDA_HANDLES : PLACE_BLOCKS_CUDA,
                         &(struct place_block){.key = key, .tier = t, .usable = size,
-                                                 .heap = owner != NULL});
+                                                 .heap = heap});
     return true;
 }
 
@@ -158,8 +158,9 @@ bool place_cuda_charge(enum place_kind kind, int dev, uint64_t key, size_t size,
 
 bool place_cuda_create(int dev, CUmemGenericAllocationHandle h, size_t size, uintptr_t ra)
 {
-    char owner[64];
-    bool heap = place_cuda_on && place_modules_heap_owner(ra, owner, sizeof owner);
+    /* only the report tells heaps apart: without one, no symbol table is read */
+    char owner[PLACE_HEAP_OWNER_MAX];
+    bool heap = place_cuda_on && place_counting && place_modules_heap_owner(ra, owner, sizeof owner);
     return charge(PLACE_DEVICE, dev, h, size, true, heap ? owner : NULL);
 }
 
@@ -169,7 +170,7 @@ bool place_cuda_discharge(uint64_t key, bool handle)
     if (!place_blocks_take(handle ? PLACE_BLOCKS_CUDA_HANDLES : PLACE_BLOCKS_CUDA, key, &b))
         return false;
     if (b.heap)
-        place_heap_changed(b.tier->index, "", -(int64_t)b.usable);
+        place_heap_released(b.tier->index, b.heap - 1u, (int64_t)b.usable);
     place_tier_uncharge(b.tier, b.usable);
     return true;
 }

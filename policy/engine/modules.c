@@ -13,6 +13,7 @@
 #include "../base/elfsym.h"
 #include "../base/fmt.h"
 #include "../base/glob.h"
+#include "../stats/heaps.h"
 
 /* The tables are reached from inside malloc: glibc's allocator directly, never the
  * interposed one. */
@@ -32,6 +33,7 @@ struct module {
     const char *name; /* the file name part of path */
     uint64_t whole;   /* patterns that match every address in it (MODULE:*) */
     bool wrapped;     /* its wrappers are among its ranges */
+    bool program;     /* the executable, not a library */
     struct range *ranges;
     size_t n, cap;
     UT_hash_handle hh;
@@ -165,7 +167,11 @@ static int add_module(struct dl_phdr_info *info, size_t size, void *arg)
         __libc_free(m);
         return 0;
     }
-    *m = (struct module){.lo = lo, .hi = hi, .base = info->dlpi_addr, .path = strcpy(copy, path)};
+    *m = (struct module){.lo = lo,
+                         .hi = hi,
+                         .base = info->dlpi_addr,
+                         .path = strcpy(copy, path),
+                         .program = path == exe};
     const char *slash = strrchr(copy, '/');
     m->name = slash ? slash + 1 : copy;
     resolve(m);
@@ -280,6 +286,17 @@ static int containing(void *arg, const char *name, uint64_t value, uint64_t size
     return 0;
 }
 
+/* The function of m that holds ra, from its symbol table: false when none does. */
+static bool function_at(const struct module *m, uintptr_t ra, struct nearest *n)
+{
+    *n = (struct nearest){.off = ra - m->base};
+    int was;
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &was);
+    int found = place_elf_functions(m->path, containing, n);
+    pthread_setcancelstate(was, NULL);
+    return found == 1;
+}
+
 void place_modules_where(uintptr_t ra, struct place_where *w, bool wait)
 {
     *w = (struct place_where){.offset = ra};
@@ -294,16 +311,13 @@ void place_modules_where(uintptr_t ra, struct place_where *w, bool wait)
     if (!m) {
         place_bprintf(&site, "0x%lx", (unsigned long)ra);
     } else {
-        struct nearest n = {.off = ra - m->base};
-        w->offset = n.off;
+        struct nearest n;
+        w->offset = ra - m->base;
         strncpy(w->path, m->path, sizeof w->path - 1);
-        place_bprintf(&site, "%s+0x%lx", m->name, (unsigned long)n.off);
-        int was;
-        pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &was);
-        if (place_elf_functions(m->path, containing, &n) == 1)
+        place_bprintf(&site, "%s+0x%lx", m->name, (unsigned long)w->offset);
+        if (function_at(m, ra, &n))
             place_bprintf(&symbol, "%s!%s+0x%lx", m->name, n.name,
                           (unsigned long)(n.off - n.start));
-        pthread_setcancelstate(was, NULL);
     }
     if (locked)
         pthread_mutex_unlock(&lock);
@@ -317,7 +331,7 @@ enum { HEAP_MEMO = 16 };
 static struct {
     uintptr_t ra;
     uint32_t gen;
-    char owner[64]; /* "" not a heap's */
+    char owner[PLACE_HEAP_OWNER_MAX]; /* "" not a heap's */
 } heap_memo[HEAP_MEMO];
 static unsigned heap_memo_next;
 
@@ -348,23 +362,22 @@ bool place_modules_heap_owner(uintptr_t ra, char *owner, size_t n)
     unsigned k = 0;
     while (k < HEAP_MEMO && !(heap_memo[k].ra == ra && heap_memo[k].gen == gen))
         k++;
-    if (k == HEAP_MEMO) {
-        struct module *m = find(ra);
-        struct nearest f = {.off = m ? ra - m->base : 0};
+    struct module *m = k == HEAP_MEMO ? find(ra) : NULL;
+    if (m) { /* an address in no module (its table entry could not be made) is not kept */
+        struct nearest f;
         k = heap_memo_next++ % HEAP_MEMO;
         struct place_buf memo = PLACE_BUF(heap_memo[k].owner);
         heap_memo[k].owner[0] = 0;
-        int was;
-        pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &was);
-        if (m && heap_name(m->name))
+        /* a program is named by its functions only: its file name is no library's */
+        if (!m->program && heap_name(m->name))
             place_bprintf(&memo, "%s", m->name);
-        else if (m && place_elf_functions(m->path, containing, &f) == 1 && heap_name(f.name))
+        else if (function_at(m, ra, &f) && heap_name(f.name))
             place_bprintf(&memo, "%s", f.name);
-        pthread_setcancelstate(was, NULL);
         heap_memo[k].ra = ra;
         heap_memo[k].gen = gen;
     }
-    place_bprintf(&b, "%s", heap_memo[k].owner);
+    if (k < HEAP_MEMO)
+        place_bprintf(&b, "%s", heap_memo[k].owner);
     pthread_mutex_unlock(&lock);
     return b.len > 0;
 }

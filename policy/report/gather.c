@@ -82,7 +82,7 @@ static void node(struct place_node_row *n, struct place_tier *t, int signal)
         n->cached = place_cache_held(t->index);
         n->s.bytes -= n->cached;
     }
-    n->has_library_heap = place_heap_snapshot(t->index, &n->library_heap);
+    n->nheaps = place_heap_snapshot(t->index, n->heaps);
     if (t->limit && n->s.peak > (int64_t)t->limit)
         n->overflow_peak = (uint64_t)n->s.peak - t->limit;
     /* not from a signal handler: libnuma reads node sizes through stdio, which allocates */

@@ -31,8 +31,8 @@ struct place_node_row {
     uint64_t total, free;
     bool checked; /* verified holds the kernel's word on where the tier's pages are */
     struct place_verified verified;
-    bool has_library_heap; /* a library made some of its blocks as a heap of its own */
-    struct place_heap_stats library_heap;
+    unsigned nheaps; /* libraries that made some of its blocks as heaps of their own */
+    struct place_heap_stats heaps[PLACE_HEAP_OWNERS];
 };
 
 struct place_rule_row {

@@ -94,13 +94,17 @@ static void nodes(struct place_json *j, const struct place_gathered *g)
         } else {
             place_json_str(j, "verified", NULL);
         }
-        if (n->has_library_heap) {
-            place_json_open(j, "library_heap", '{');
-            place_json_str(j, "owner", n->library_heap.owner);
-            place_json_uint(j, "blocks", n->library_heap.blocks);
-            place_json_int(j, "in_use", n->library_heap.bytes);
-            place_json_int(j, "peak", n->library_heap.peak);
-            place_json_close(j, '}');
+        if (n->nheaps) {
+            place_json_open(j, "library_heaps", '[');
+            for (unsigned i = 0; i < n->nheaps; i++) {
+                place_json_open(j, NULL, '{');
+                place_json_str(j, "owner", n->heaps[i].owner);
+                place_json_uint(j, "blocks", n->heaps[i].blocks);
+                place_json_int(j, "in_use", n->heaps[i].bytes);
+                place_json_int(j, "peak", n->heaps[i].peak);
+                place_json_close(j, '}');
+            }
+            place_json_close(j, ']');
         }
         place_json_open(j, "timeline", '[');
         for (unsigned p = 0; p < line->n; p++) {

@@ -119,14 +119,18 @@ static void text_nodes(int fd, const struct place_gathered *g)
     }
     for (unsigned k = 0; k < g->ntiers; k++) {
         const struct place_node_row *n = &g->nodes[k];
-        const struct place_heap_stats *h = &n->library_heap;
-        char now[PLACE_SIZE_STR], peak[PLACE_SIZE_STR];
-        if (n->has_library_heap)
-            place_line(fd, "%s: %s keeps a heap of its own here: %s in %llu block%s now, %s at "
-                           "peak; the blocks it hands out inside are not seen",
-                       n->name, *h->owner ? h->owner : "a library", place_size_str(now, h->bytes),
+        for (unsigned i = 0; i < n->nheaps; i++) {
+            const struct place_heap_stats *h = &n->heaps[i];
+            char now[PLACE_SIZE_STR], peak[PLACE_SIZE_STR];
+            bool others = strcmp(h->owner, PLACE_HEAP_OTHERS) == 0;
+            place_line(fd, "%s: %s %s here: %s in %llu block%s now, %s at peak; the blocks "
+                           "handed out inside are not seen",
+                       n->name, h->owner,
+                       others ? "keep heaps of their own" : "keeps a heap of its own",
+                       place_size_str(now, h->bytes),
                        (unsigned long long)h->blocks, h->blocks == 1 ? "" : "s",
                        place_size_str(peak, h->peak));
+        }
     }
     for (unsigned k = 0; k < g->ntiers; k++) {
         const struct place_verified *v = &g->nodes[k].verified;

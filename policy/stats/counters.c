@@ -6,14 +6,6 @@
 
 struct place_node_stats place_nodes[PLACE_MAX_TIERS];
 
-static void raise_to(_Atomic int64_t *v, int64_t now)
-{
-    int64_t was = atomic_load_explicit(v, memory_order_relaxed);
-    while (now > was && !atomic_compare_exchange_weak_explicit(v, &was, now, memory_order_relaxed,
-                                                               memory_order_relaxed))
-        ;
-}
-
 static void lower_to(_Atomic int64_t *v, int64_t now)
 {
     int64_t was = atomic_load_explicit(v, memory_order_relaxed);
@@ -29,9 +21,9 @@ static void lower_to(_Atomic int64_t *v, int64_t now)
 static void moved(struct place_node_stats *s, int64_t now, int64_t delta)
 {
     if (delta > 0) {
-        raise_to(&s->peak, now);
+        place_stats_raise(&s->peak, now);
         if (place_timeline_on)
-            raise_to(&s->hi, now);
+            place_stats_raise(&s->hi, now);
     } else if (place_timeline_on) {
         lower_to(&s->lo, now);
     }

@@ -81,6 +81,15 @@ static inline void place_stats_count(struct place_node_stats *s, enum place_even
     atomic_fetch_add_explicit(&s->events[e], n, memory_order_relaxed);
 }
 
+/* Raises *v to now if now is more: a peak. */
+static inline void place_stats_raise(_Atomic int64_t *v, int64_t now)
+{
+    int64_t was = atomic_load_explicit(v, memory_order_relaxed);
+    while (now > was && !atomic_compare_exchange_weak_explicit(v, &was, now, memory_order_relaxed,
+                                                               memory_order_relaxed))
+        ;
+}
+
 /* Merges a thread's counts c into s and raises the peak if the bytes in use now exceed it. */
 void place_stats_add(struct place_node_stats *s, const struct place_counts *c);
 

@@ -153,12 +153,16 @@ def merge_node(name, group):
             merged[key] = values.pop()
     if any("planned" in n for n in nodes):
         merged["planned"] = any(n.get("planned", False) for n in nodes)
-    heaps = [n["library_heap"] for n in nodes if "library_heap" in n]
+    heaps = {}
+    for n in nodes:
+        for h in n.get("library_heaps", []):
+            heaps.setdefault(h["owner"], []).append(h)
     if heaps:
-        # every PE of an NVSHMEM job keeps its own heap: the job's is their sum
-        merged["library_heap"] = {
-            "owner": ", ".join(dict.fromkeys(h["owner"] for h in heaps)),
-            **{key: sum(h[key] for h in heaps) for key in ("blocks", "in_use", "peak")}}
+        # every PE of an NVSHMEM job keeps its own heap: the job's is their sum, by library
+        merged["library_heaps"] = [
+            {"owner": owner, **{key: sum(h[key] for h in group)
+                                for key in ("blocks", "in_use", "peak")}}
+            for owner, group in heaps.items()]
     return merged
 
 

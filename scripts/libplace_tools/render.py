@@ -99,6 +99,15 @@ def node_lines(doc):
             reason = n["unavailable"] or "no reason given"
             planned = "; the dry run planned for it" if n.get("planned") else ""
             lines.append(f"{n['name']} is unavailable: {reason}{planned}")
+    # in the text report's order: the heaps libraries keep, then the kernel's verdicts
+    for n in doc["nodes"]:
+        for h in n.get("library_heaps", []):
+            keeps = ("keep heaps of their own" if h["owner"] == "other libraries"
+                     else "keeps a heap of its own")
+            lines.append(f"{n['name']}: {h['owner']} {keeps} here: {size_str(h['in_use'])} in "
+                         f"{plural(h['blocks'], 'block')} now, {size_str(h['peak'])} at peak; "
+                         f"the blocks handed out inside are not seen")
+    for n in doc["nodes"]:
         v = n.get("verified")
         if isinstance(v, dict) and v.get("looked"):
             untouched = v.get("untouched", 0)
@@ -109,12 +118,6 @@ def node_lines(doc):
                     if untouched else "")
             lines.append(f"{n['name']}: {share:.1f}% of its pages on its nodes "
                          f"({how} {v['resident']} resident pages, move_pages){zero}")
-        h = n.get("library_heap")
-        if h:
-            blocks = plural(h["blocks"], "block")
-            lines.append(f"{n['name']}: {h['owner'] or 'a library'} keeps a heap of its own here: "
-                         f"{size_str(h['in_use'])} in {blocks} now, {size_str(h['peak'])} at "
-                         f"peak; the blocks it hands out inside are not seen")
     if isinstance(doc.get("merged"), list):
         lines.append("peak of a merged report: the sum of each process's peak (an upper bound)")
     return lines

@@ -229,9 +229,9 @@ NODE_FIELDS = ([("name", "str", True), ("kind", "str", True), ("limit", "count",
                 ("timeline", "array", True), ("band", "array", False),
                 ("reclaim_min", "percent", False),
                 ("reclaim_target", "percent", False), ("verified", "object?", False),
-                ("library_heap", "object", False)]
+                ("library_heaps", "array", False)]
                + [(k, "count", True) for k in NODE_COUNTERS])
-# a GPU heap another library keeps (NVSHMEM's): its blocks, never what it hands out in them
+# a GPU heap a library keeps (NVSHMEM's): its blocks, never what it hands out in them
 LIBRARY_HEAP_FIELDS = [("owner", "str", True), ("blocks", "count", True), ("in_use", "int", True),
                        ("peak", "int", True)]
 MACHINE_FIELDS = [("total", "count", True), ("free", "count", True)]
@@ -346,8 +346,8 @@ def check_report(doc):
             check_fields(node["machine"], MACHINE_FIELDS, f"{where}.machine")
         if node.get("verified") is not None:
             check_fields(node["verified"], VERIFIED_FIELDS, f"{where}.verified")
-        if "library_heap" in node:
-            check_fields(node["library_heap"], LIBRARY_HEAP_FIELDS, f"{where}.library_heap")
+        for j, heap in enumerate(node.get("library_heaps", [])):
+            check_fields(heap, LIBRARY_HEAP_FIELDS, f"{where}.library_heaps[{j}]")
         check_pairs(node["timeline"], f"{where}.timeline", ("seconds", "bytes"), ("seconds", "int"))
         if "band" in node:
             if len(node["band"]) != len(node["timeline"]):

@@ -219,9 +219,9 @@ INI
 # chunks of the granularity (2 MiB), reached through cuGetProcAddress. NVSHMEM itself is
 # not packaged here; the same code that knows it by name knows libsymheap through `heaps`.
 heap_of() {
-    with_json "h = next(n for n in d['nodes'] if n['name'] == 'device0').get('library_heap')
-print('none' if h is None else '%s %d %d %d' % (h['owner'], h['blocks'], h['in_use'], h['peak']))" \
-        "$LIBPLACE_REPORT"
+    with_json "hs = next(n for n in d['nodes'] if n['name'] == 'device0').get('library_heaps')
+print('; '.join('%s %d %d %d' % (h['owner'], h['blocks'], h['in_use'], h['peak'])
+                for h in hs) if hs else 'none')" "$LIBPLACE_REPORT"
 }
 
 @test "a library's GPU heap is counted on its GPU and named, with its blocks inside said unseen" {
@@ -237,21 +237,23 @@ print('none' if h is None else '%s %d %d %d' % (h['owner'], h['blocks'], h['in_u
     valid_report "$LIBPLACE_REPORT"
     run --separate-stderr "$REPO/scripts/place-report" render "$LIBPLACE_REPORT"
     assert_success
-    assert_line "device0: libsymheap.so keeps a heap of its own here: 4.0 MiB in 2 blocks now, 6.0 MiB at peak; the blocks it hands out inside are not seen"
-    # two processes (two PEs): the job's heap is their sum
+    assert_line "device0: libsymheap.so keeps a heap of its own here: 4.0 MiB in 2 blocks now, 6.0 MiB at peak; the blocks handed out inside are not seen"
+    # two processes (two PEs): the job's heaps are their sums, by library
     mv "$LIBPLACE_REPORT" "$BATS_TEST_TMPDIR/pe0.json"
-    run --separate-stderr placed "$FAKE/cuda_heap" 1 0 0
+    LIBPLACE_HEAPS='libsymheap.so*,main' run --separate-stderr placed "$FAKE/cuda_heap" 1 0 2097152
     assert_success
+    assert_equal "$(heap_of)" "libsymheap.so 1 2097152 2097152; main 1 2097152 2097152"
     run --separate-stderr "$REPO/scripts/place-report" merge -o "$BATS_TEST_TMPDIR/job.json" \
         "$BATS_TEST_TMPDIR/pe0.json" "$LIBPLACE_REPORT"
     assert_success
     LIBPLACE_REPORT=$BATS_TEST_TMPDIR/job.json
-    assert_equal "$(heap_of)" "libsymheap.so 3 6291456 8388608"
+    assert_equal "$(heap_of)" "libsymheap.so 3 6291456 8388608; main 1 2097152 2097152"
+    valid_report "$LIBPLACE_REPORT"
     LIBPLACE_REPORT=$BATS_TEST_TMPDIR/report.json
     rm "$LIBPLACE_REPORT"
     LIBPLACE_REPORT_FORMAT=text run --separate-stderr placed "$FAKE/cuda_heap" 3 1 0
     assert_success
-    assert_equal "$(grep -c "^libplace: device0: libsymheap.so keeps a heap of its own here: 4.0 MiB in 2 blocks now, 6.0 MiB at peak; the blocks it hands out inside are not seen$" "$LIBPLACE_REPORT")" 1
+    assert_equal "$(grep -c "^libplace: device0: libsymheap.so keeps a heap of its own here: 4.0 MiB in 2 blocks now, 6.0 MiB at peak; the blocks handed out inside are not seen$" "$LIBPLACE_REPORT")" 1
 }
 
 @test "heaps names a library by a function of it too (a static NVSHMEM is in the program); unnamed, a heap is plain GPU memory" {
@@ -259,6 +261,11 @@ print('none' if h is None else '%s %d %d %d' % (h['owner'], h['blocks'], h['in_u
     run --separate-stderr placed "$FAKE/cuda_heap" 2 0 2097152
     assert_success
     assert_equal "$(heap_of)" "symheap_grow 2 4194304 4194304"
+    rm "$LIBPLACE_REPORT"
+    # the program's file name is no library's: its own blocks stay plain GPU memory
+    LIBPLACE_HEAPS='cuda_heap*' run --separate-stderr placed "$FAKE/cuda_heap" 2 0 2097152
+    assert_success
+    assert_equal "$(heap_of)" "none"
     rm "$LIBPLACE_REPORT"
     unset LIBPLACE_HEAPS
     run --separate-stderr placed "$FAKE/cuda_heap" 2 0 2097152
