@@ -342,21 +342,11 @@ PLACE_EXPORT CUresult cuMemRelease(CUmemGenericAllocationHandle handle)
 
 /* The runtime's calls, for programs on shared cudart: they reach the driver through
  * the wrappers above anyway; going through here first records the program's call site. */
-static void *runtime_next(const char *name, _Atomic(void *) *cache)
-{
-    void *fn = atomic_load_explicit(cache, memory_order_acquire);
-    if (!fn) {
-        fn = place_real_dlsym(RTLD_NEXT, name);
-        atomic_store_explicit(cache, fn, memory_order_release);
-    }
-    return fn;
-}
-
 #define RUNTIME(name, params, args)                                                                \
     PLACE_EXPORT cudaError_t name params                                                           \
     {                                                                                              \
         static _Atomic(void *) cache;                                                              \
-        cudaError_t(*fn) params = runtime_next(#name, &cache);                                     \
+        cudaError_t(*fn) params = place_next_sym(#name, &cache);                                     \
         if (!fn)                                                                                   \
             return cudaErrorInitializationError;                                                   \
         uintptr_t outer = runtime_site;                                                            \

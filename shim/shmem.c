@@ -50,12 +50,7 @@ static _Atomic(void *) found[ENTRIES];
 /* The library's definition of entry e (NULL: none, which no linked program can meet). */
 static void *next(int e)
 {
-    void *fn = atomic_load_explicit(&found[e], memory_order_acquire);
-    if (!fn) {
-        fn = place_real_dlsym(RTLD_NEXT, names[e]);
-        atomic_store_explicit(&found[e], fn, memory_order_release);
-    }
-    return fn;
+    return place_next_sym(names[e], &found[e]);
 }
 
 typedef void *(*alloc_fn)(size_t);

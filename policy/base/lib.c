@@ -50,6 +50,16 @@ void *place_real_dlsym(void *handle, const char *name)
     return place_glibc_dlsym_fn()(handle, name);
 }
 
+void *place_next_sym(const char *name, _Atomic(void *) *cache)
+{
+    void *fn = atomic_load_explicit(cache, memory_order_acquire);
+    if (!fn) {
+        fn = place_real_dlsym(RTLD_NEXT, name);
+        atomic_store_explicit(cache, fn, memory_order_release);
+    }
+    return fn;
+}
+
 /* The libraries whose dlopen failed, for place_libs_explain. */
 static struct place_lib *failed[8];
 static _Atomic unsigned nfailed;

@@ -59,6 +59,10 @@ void *place_lib_sym(struct place_lib *l, const char *name);
 /* glibc's dlsym. For RTLD_NEXT, "next" is next after libplace. */
 void *place_real_dlsym(void *handle, const char *name);
 
+/* The next definition after libplace's of name (an interposed entry point's own), found
+ * once into *cache; NULL while there is none. */
+void *place_next_sym(const char *name, _Atomic(void *) *cache);
+
 /* glibc's dlsym itself, found on the first call (shim/dlsym.c's trampoline jumps to it). */
 typedef void *(*place_dlsym_fn)(void *, const char *);
 place_dlsym_fn place_glibc_dlsym_fn(void);

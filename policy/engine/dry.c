@@ -27,11 +27,6 @@ void place_dry_start(uint64_t min)
     fold_min = min;
 }
 
-uint64_t place_dry_fold_min(void)
-{
-    return fold_min;
-}
-
 /* Folded when big enough (and the kernel maps it), else glibc's. */
 static void *planned(const struct place_request *r, bool *folded)
 {

@@ -14,9 +14,6 @@
  * is). */
 void place_dry_start(uint64_t fold_min);
 
-/* The size from which planned blocks are folded; 0: none is. */
-uint64_t place_dry_fold_min(void);
-
 /* A block recorded as planned tier t's (which has reserved r->size). */
 void *place_dry_alloc(struct place_tier *t, const struct place_request *r);
 

@@ -87,24 +87,27 @@ static int match_symbol(void *arg, const char *name, uint64_t value, uint64_t si
     return 0;
 }
 
-/* The allocation wrappers libplace knows, as the globs of `wrappers` (a family by its
- * prefix). */
-static const char known_wrappers[] =
-    "_Znw*, _Zna*," /* operator new and new[], every form */
-    "g_malloc*, g_try_malloc*, g_realloc*, g_try_realloc*, g_slice_alloc*, g_memdup*,"
-    "g_strdup*, g_strndup*, PyMem_*, _PyMem_*, pymalloc_*, mca_mpool_*,"
-    "strdup, strndup, __strdup, __strndup, wcsdup, xmalloc, xcalloc, xrealloc, xstrdup,"
-    "xstrndup, xzalloc, xmemdup, PyObject_Malloc, PyObject_Calloc, PyObject_Realloc,"
-    "_PyObject_Malloc, _PyObject_Calloc, _PyObject_Realloc, opal_malloc, opal_calloc,"
-    "opal_realloc, sqlite3Malloc, sqlite3MallocZero, sqlite3DbMallocRaw,"
-    "sqlite3DbMallocRawNN, sqlite3DbMallocZero, sqlite3Realloc, sqlite3DbRealloc,"
-    "sqlite3MemMalloc, sqlite3MemRealloc";
+/* The allocation wrappers libplace knows, as globs (a family by its prefix): matched
+ * against every function of every module, so kept split. */
+static const char *const known_wrappers[] = {
+    "_Znw*", "_Zna*", /* operator new and new[], every form */
+    "g_malloc*", "g_try_malloc*", "g_realloc*", "g_try_realloc*", "g_slice_alloc*", "g_memdup*",
+    "g_strdup*", "g_strndup*", "PyMem_*", "_PyMem_*", "pymalloc_*", "mca_mpool_*",
+    "strdup", "strndup", "__strdup", "__strndup", "wcsdup", "xmalloc", "xcalloc", "xrealloc",
+    "xstrdup", "xstrndup", "xzalloc", "xmemdup", "PyObject_Malloc", "PyObject_Calloc",
+    "PyObject_Realloc", "_PyObject_Malloc", "_PyObject_Calloc", "_PyObject_Realloc",
+    "opal_malloc", "opal_calloc", "opal_realloc", "sqlite3Malloc", "sqlite3MallocZero",
+    "sqlite3DbMallocRaw", "sqlite3DbMallocRawNN", "sqlite3DbMallocZero", "sqlite3Realloc",
+    "sqlite3DbRealloc", "sqlite3MemMalloc", "sqlite3MemRealloc",
+};
 
 static int match_wrapper(void *arg, const char *name, uint64_t value, uint64_t size)
 {
     struct module *m = arg;
-    if (place_value_globs_match(known_wrappers, name) ||
-        place_value_globs_match(wrapper_globs, name))
+    bool known = false;
+    for (size_t k = 0; !known && k < sizeof known_wrappers / sizeof *known_wrappers; k++)
+        known = place_glob_match(known_wrappers[k], name);
+    if (known || place_value_globs_match(wrapper_globs, name))
         add_range(m, m->base + value, m->base + value + size, PLACE_WRAPPER);
     return 0;
 }

@@ -43,7 +43,7 @@ static void header(struct place_gathered *g, int signal)
     g->file = *p->file ? p->file : NULL;
     g->inline_rules = p->nrules && p->rules[0].at.in_rule;
     g->dry_run = place_dry_run;
-    g->fold_min = place_dry_fold_min();
+    g->fold_min = place_dry_run ? place_policy_fold_min(p) : 0;
     g->hash = p->hash;
     g->nrules = place_nrules;
     static uint64_t hits[PLACE_MAX_RULES], bytes[PLACE_MAX_RULES];

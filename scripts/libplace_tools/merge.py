@@ -153,10 +153,7 @@ def merge_node(name, group):
             merged[key] = values.pop()
     if any("planned" in n for n in nodes):
         merged["planned"] = any(n.get("planned", False) for n in nodes)
-    heaps = {}
-    for n in nodes:
-        for h in n.get("library_heaps", []):
-            heaps.setdefault(h["owner"], []).append(h)
+    heaps = by_name([h for n in nodes for h in n.get("library_heaps", [])], "owner")
     if heaps:
         # every PE of an NVSHMEM job keeps its own heap: the job's is their sum, by library
         merged["library_heaps"] = [

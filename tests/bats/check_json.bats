@@ -6,20 +6,6 @@
 load helpers
 
 PY=/usr/bin/python3
-SCHEMA=$REPO/scripts/libplace_tools/policy.schema.json
-
-# Succeeds when the JSON in file $1 is valid against the policy schema.
-valid() {
-    "$PY" -c '
-import json, sys, jsonschema
-schema = json.load(open(sys.argv[1]))
-jsonschema.Draft202012Validator.check_schema(schema)
-bad = 0
-for error in jsonschema.Draft202012Validator(schema).iter_errors(json.load(open(sys.argv[2]))):
-    print(f"{error.json_path}: {error.message}")
-    bad = 1
-sys.exit(bad)' "$SCHEMA" "$1"
-}
 
 # Runs python code ($1) with the JSON of file $2 as `d`; it prints what is compared.
 show() {
@@ -45,7 +31,7 @@ check_json() {
         check_json LIBPLACE_POLICY="$f"
         assert_equal "$status" 0
         assert_equal "$(cat "$BATS_TEST_TMPDIR/err")" ""
-        valid "$BATS_TEST_TMPDIR/out.json"
+        valid_policy "$BATS_TEST_TMPDIR/out.json"
         run show 'print(d["ok"], d["errors"], d["file"], d["tiers"][0]["name"])' "$BATS_TEST_TMPDIR/out.json"
         assert_output "True 0 $f dram"
     done
@@ -81,7 +67,7 @@ INI
     check_json LIBPLACE_POLICY=pol.ini LIBPLACE_LIMIT_FAR=1G \
         LIBPLACE_RULES='size=..4K to=pinned,dram api=any; name=gpu to=managed api=cuda'
     assert_equal "$status" 0
-    valid out.json
+    valid_policy out.json
     run show '
 print(d["ok"], d["file"], d["inline_rules"], d["report"], d["report_format"], d["report_signal"],
       d["dry_run"], d["on_error"])
@@ -107,7 +93,7 @@ big api=['malloc'] size_min=1048576 size_max=67108864 sites=['*dgemm*', 'libsolv
     printf '[rule big]\nto = nowhere\nsize = 1X..\n' >bad.ini
     check_json LIBPLACE_POLICY=bad.ini
     assert_equal "$status" 1
-    valid out.json
+    valid_policy out.json
     run show 'print(d["ok"], d["errors"], d["file"], [r["name"] for r in d["rules"]])' out.json
     assert_output "False 2 bad.ini ['big']"
     run cat err
@@ -117,7 +103,7 @@ big api=['malloc'] size_min=1048576 size_max=67108864 sites=['*dgemm*', 'libsolv
     # a file that cannot be read: its name, no rules
     check_json LIBPLACE_POLICY="$BATS_TEST_TMPDIR/none.ini"
     assert_equal "$status" 1
-    valid out.json
+    valid_policy out.json
     run show 'print(d["ok"], d["errors"], d["file"], d["tiers"][0]["name"], d["rules"])' out.json
     assert_output "False 1 $BATS_TEST_TMPDIR/none.ini dram []"
 }
@@ -125,7 +111,7 @@ big api=['malloc'] size_min=1048576 size_max=67108864 sites=['*dgemm*', 'libsolv
 @test "no policy: dram alone, no file, no report; LIBPLACE_CHECK=1 keeps its text and writes no JSON" {
     check_json LIBPLACE_RULES=' '
     assert_equal "$status" 0
-    valid "$BATS_TEST_TMPDIR/out.json"
+    valid_policy "$BATS_TEST_TMPDIR/out.json"
     run show 'print(d["file"], d["report"], [t["name"] for t in d["tiers"]], d["rules"])' "$BATS_TEST_TMPDIR/out.json"
     assert_output "None None ['dram'] []"
     cd "$BATS_TEST_TMPDIR"

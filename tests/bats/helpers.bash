@@ -32,14 +32,6 @@ print(next(n for n in r["nodes"] if n["name"] == sys.argv[2])[sys.argv[3]])' \
         "$BATS_TEST_TMPDIR/report.json" "$1" "$2"
 }
 
-# Whether the JSON report $1 is valid against docs/report.schema.json.
-valid_report() {
-    /usr/bin/python3 -c '
-import json, sys, jsonschema
-jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))' \
-        "$REPO/docs/report.schema.json" "$1"
-}
-
 # A policy in file $1 that sends sizes $2 to a tier "a" of kind dram: an arena, whose
 # small blocks the per-thread caches serve.
 arena_policy() {

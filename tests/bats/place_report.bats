@@ -7,7 +7,6 @@
 REPO=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 PLACE_REPORT=$REPO/scripts/place-report
 DATA=$REPO/tests/data/reports
-SCHEMA=$REPO/docs/report.schema.json
 PY=/usr/bin/python3
 
 bats_require_minimum_version 1.5.0
@@ -16,25 +15,11 @@ load /usr/lib/bats/bats-support/load
 load /usr/lib/bats/bats-assert/load
 load json
 
-# Succeeds when every file given is valid against docs/report.schema.json.
-VALIDATE='
-import json, sys, jsonschema
-validator = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
-bad = 0
-for path in sys.argv[2:]:
-    for error in validator.iter_errors(json.load(open(path))):
-        print(f"{path}: {error.json_path}: {error.message}")
-        bad = 1
-sys.exit(bad)'
-
-validate() {
-    "$PY" -c "$VALIDATE" "$SCHEMA" "$@"
-}
 
 # -- the fixtures --------------------------------------------------------------------------
 
 @test "every fixture validates against the schema" {
-    run validate "$DATA"/*.json
+    run valid_report "$DATA"/*.json
     assert_success
     [ "$(ls "$DATA"/*.json | wc -l)" -ge 4 ]
     # what the other tests rely on: two ranks of one job under one policy, another policy
@@ -136,7 +121,7 @@ json.dump(d, open('lines.json', 'w'))" "$DATA/rank0.json"
     assert_success
     assert_equal "$stderr" ""
     printf '%s\n' "$output" >merged.json
-    run validate merged.json
+    run valid_report merged.json
     assert_success
     # exact figures, worked out by hand from the two fixtures
     with_json '
@@ -198,7 +183,7 @@ for name in ("dram", "hbw", "gpu"):
     assert_success
     [[ $stderr == "place-report: warning: merging reports of different policies"* ]]
     printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/forced.json"
-    run validate "$BATS_TEST_TMPDIR/forced.json"
+    run valid_report "$BATS_TEST_TMPDIR/forced.json"
     assert_success
     # a merged report merges again: its processes are listed, not the merged report
     run --separate-stderr "$PLACE_REPORT" merge --force "$BATS_TEST_TMPDIR/forced.json" "$DATA/rank1.json"
@@ -226,7 +211,7 @@ for k in range(4):
     run --separate-stderr "$PLACE_REPORT" merge r0.json r1.json r2.json r3.json
     assert_success
     printf '%s\n' "$output" >merged.json
-    run validate merged.json
+    run valid_report merged.json
     assert_success
     with_json '
 tl = d["nodes"][0]["timeline"]
@@ -545,7 +530,7 @@ PY
         "$PY" -c 'import sys, xml.etree.ElementTree as ET; ET.parse(sys.argv[1])' "$f.svg"
         "$PLACE_REPORT" merge "$f.json" -o "merged-$f.json"
         # a merge of one report is that report, valid as it was
-        validate "$f.json" "merged-$f.json"
+        valid_report "$f.json" "merged-$f.json"
     done
 }
 

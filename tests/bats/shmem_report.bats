@@ -43,11 +43,18 @@ json.dump(d, open('$2', 'w'))" "$1"
 
 # -- merge -------------------------------------------------------------------------------
 
+# place-report merge of the reports after $1 into $1, which succeeds (stderr is the test's to check)
+merged() {
+    local out=$1
+    shift
+    run --separate-stderr "$PLACE_REPORT" merge "$@" -o "$out"
+    assert_success
+}
+
 @test "merge: two PEs that agree, side by side by rank; nothing flagged; the larger suggested size" {
     cd "$BATS_TEST_TMPDIR"
     # given in the reverse order: the PEs come out by rank
-    run --separate-stderr "$PLACE_REPORT" merge "$DATA/shmem-pe1.json" "$DATA/shmem-pe0.json" -o merged.json
-    assert_success
+    merged merged.json "$DATA/shmem-pe1.json" "$DATA/shmem-pe0.json"
     assert_equal "$stderr" ""
     valid_report merged.json
     with_json '
@@ -73,8 +80,7 @@ assert (sym["kind"], sym["allocations"], sym["peak"]) == ("symmetric", 10, 52436
 
 @test "merge: a PE whose decisions differ is warned about and listed; the merge goes on" {
     cd "$BATS_TEST_TMPDIR"
-    run --separate-stderr "$PLACE_REPORT" merge "$DATA/shmem-pe0.json" "$DATA/shmem-pe1-diverged.json" -o merged.json
-    assert_success
+    merged merged.json "$DATA/shmem-pe0.json" "$DATA/shmem-pe1-diverged.json"
     assert_equal "$stderr" "place-report: warning: the PEs' symmetric heaps differ: PE 1 (pid 7302) made 5 calls, decisions c41f9e07a2d85b3e, 1 refused by its symmetric tier's limit; 1 of 2 PEs made 5 calls, decisions 3a7c0e19b54d82f6: every PE must make the same symmetric allocations, and a limit reached on one PE only is the usual cause"
     valid_report merged.json
     with_json '
@@ -88,8 +94,7 @@ assert [p["refused"] for p in s["pes"]] == [0, 1]' merged.json
     assert_line --regexp '^ 1 +7302 +5 +4\.0 MiB +1 +0 +hbw 3 +c41f9e07a2d85b3e +differs$'
     assert_line "1 PE of 2 made other symmetric allocations than the most PEs' (5 calls, decisions 3a7c0e19b54d82f6): every PE must make the same symmetric allocations; a limit reached on one PE only is the usual cause"
     # a merged report merges again: its PEs are kept, and compared again
-    run --separate-stderr "$PLACE_REPORT" merge merged.json -o again.json
-    assert_success
+    merged again.json merged.json
     [[ $stderr == *"PE 1 (pid 7302) made 5 calls, decisions c41f9e07a2d85b3e"* ]]
     with_json 'assert d["symmetric"] == d2["symmetric"], d["symmetric"]' again.json merged.json
 }
@@ -100,14 +105,12 @@ assert [p["refused"] for p in s["pes"]] == [0, 1]' merged.json
     pe_as "$DATA/shmem-pe1-diverged.json" r0.json 0 100
     pe_as "$DATA/shmem-pe0.json" r1.json 1 101
     pe_as "$DATA/shmem-pe0.json" r2.json 2 102
-    run --separate-stderr "$PLACE_REPORT" merge r2.json r0.json r1.json -o merged.json
-    assert_success
+    merged merged.json r2.json r0.json r1.json
     [[ $stderr == *"PE 0 (pid 100) made 5 calls, decisions c41f9e07a2d85b3e"*"; 2 of 3 PEs made 5 calls, decisions 3a7c0e19b54d82f6: "* ]]
     with_json 'assert d["symmetric"]["divergent"] == ["0"], d["symmetric"]' merged.json
     # one each: rank 0's are the reference; ranks sort as numbers, 10 after 2
     pe_as "$DATA/shmem-pe1-diverged.json" r10.json 10 110
-    run --separate-stderr "$PLACE_REPORT" merge r10.json r2.json -o tie.json
-    assert_success
+    merged tie.json r10.json r2.json
     [[ $stderr == *"PE 10 (pid 110) made"* ]]
     with_json '
 s = d["symmetric"]
@@ -116,16 +119,14 @@ assert [p["rank"] for p in s["pes"]] == ["2", "10"] and s["divergent"] == ["10"]
 
 @test "merge: reports without a symmetric heap are not PEs, and add no section" {
     cd "$BATS_TEST_TMPDIR"
-    run --separate-stderr "$PLACE_REPORT" merge "$DATA/rank0.json" "$DATA/rank1.json" -o plain.json
-    assert_success
+    merged plain.json "$DATA/rank0.json" "$DATA/rank1.json"
     with_json 'assert "symmetric" not in d' plain.json
     # a launcher's report beside the PEs (another rank, no SHMEM call)
     with_json '
 d["rank"], d["pid"] = "2", 7400
 del d["symmetric"]
 json.dump(d, open("launcher.json", "w"))' "$DATA/shmem-pe0.json"
-    run --separate-stderr "$PLACE_REPORT" merge "$DATA/shmem-pe0.json" "$DATA/shmem-pe1.json" launcher.json -o merged.json
-    assert_success
+    merged merged.json "$DATA/shmem-pe0.json" "$DATA/shmem-pe1.json" launcher.json
     assert_equal "$stderr" ""
     with_json 'assert [p["rank"] for p in d["symmetric"]["pes"]] == ["0", "1"], d["symmetric"]' merged.json
 }
@@ -185,11 +186,7 @@ PY
     cd "$BATS_TEST_TMPDIR"
     printf '[tier heap]\nkind = symmetric\nlimit = 64T\n[tier near]\nkind = numa\nnodes = 0\n[rule halo]\napi = shmem\nsize = 1M..\nto = near, heap\n' >shmem.ini
     env LIBPLACE_POLICY=shmem.ini LIBPLACE_CHECK=json LD_PRELOAD="$LIB" /bin/sh -c 'exit 97' >check.json
-    "$PY" -c '
-import json, sys, jsonschema
-schema = json.load(open(sys.argv[1]))
-jsonschema.Draft202012Validator(schema).validate(json.load(open(sys.argv[2])))' \
-        "$REPO/scripts/libplace_tools/policy.schema.json" check.json
+    valid_policy check.json
     with_json '
 heap = {t["name"]: t for t in d["tiers"]}["heap"]
 assert heap["kind"] == "symmetric" and "reclaim_min" not in heap, heap
