@@ -1,17 +1,20 @@
 /* free and malloc_usable_size: whose block it is first (a tier's range), then glibc. */
 #include <stdlib.h>
 
+#include "../policy/engine/outside.h"
 #include "../policy/engine/whose.h"
 #include "export.h"
 
-/* One compare for a pointer outside the gate (tiers/owner.h), NULL included: glibc's. */
+/* One compare for a pointer outside every tier's range (tiers/owner.h), NULL included:
+ * the gate's outside path (engine/outside.h), glibc's, counted while a report is asked
+ * for. */
 PLACE_EXPORT void free(void *p)
 {
     if (__builtin_expect(!place_owner_gated(p), 1)) {
-        __libc_free(p);
+        place_outside.free(p);
         return;
     }
-    place_free_gated(p); /* a tier's block, a dry run's planned one, or one to count */
+    place_free_gated(p); /* a tier's block, or glibc's between two tiers' ranges */
 }
 
 /* A planned block of a dry run is glibc's own, or folded and laid out as glibc's

@@ -17,6 +17,7 @@
 #include "../policy/base/path.h"
 #include "../policy/engine/dry.h"
 #include "../policy/engine/modules.h"
+#include "../policy/engine/outside.h"
 #include "../policy/engine/place.h"
 #include "../policy/engine/site.h"
 #include "../policy/engine/sampler.h"

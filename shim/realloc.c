@@ -15,7 +15,7 @@ static inline void *resize(void *p, size_t size, uintptr_t ra)
             return place_realloc_placed(p, t, place_whose_usable(p, t, planned), size, ra);
     }
     /* a size in a window is the policy's: it may move the block to another tier */
-    if (__builtin_expect(place_in_rules(size), 0) && (size || !p))
+    if (__builtin_expect(place_in_window(size), 0) && (size || !p))
         return p ? place_realloc(p, size, ra) : place_alloc(size, 0, PLACE_MALLOC, ra);
     return place_realloc_glibc(p, size, ra);
 }

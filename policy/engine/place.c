@@ -15,9 +15,7 @@
 #include "site.h"
 #include "whose.h"
 
-/* wide open until the constructor knows whether anyone counts */
-struct place_window place_window = {0, SIZE_MAX};
-struct place_window place_rules_window = {SIZE_MAX, 0};
+struct place_window place_window = {SIZE_MAX, 0};
 bool place_dry_run;
 const struct place_rule_config *place_rules[PLACE_MAX_RULES];
 unsigned place_nrules;
@@ -91,17 +89,10 @@ void place_policy_start(const struct place_policy *policy)
     if (site_depth) /* a site past a wrapper is unwound even for a rule of depth 1 */
         place_sites_start(patterns);
     index_rules();
+    /* last, once the rules are ready; a reader that sees one of its two words new and
+     * the other old lets some other sizes in, and the rules send them to glibc */
     if (lo <= hi)
-        place_rules_window = (struct place_window){lo, hi - lo};
-    if (place_window.span != SIZE_MAX) /* not wide: malloc's gate is the rules' window (either
-                                         * order of its two words is safe) */
-        place_window = place_rules_window;
-}
-
-void place_gates_set(bool counting, bool dry_run)
-{
-    place_window = counting ? (struct place_window){0, SIZE_MAX} : place_rules_window;
-    place_owner_gate(counting || dry_run);
+        place_window = (struct place_window){lo, hi - lo};
 }
 
 int place_match(unsigned api, size_t size, uintptr_t ra)

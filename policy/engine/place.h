@@ -1,7 +1,8 @@
 /* Placement: the rules as the allocation path uses them, and the path itself.
  *
  * An allocation whose size lies outside every malloc rule's window costs the shim one
- * subtraction and one compare (place_in_window) and never reaches this file. Inside, the
+ * subtraction and one compare (place_in_window) and never reaches this file
+ * (engine/outside.h says where it goes). Inside, the
  * first rule whose window and sites match gives the chain; each tier of it is tried in
  * order (an unavailable one skipped, one at its limit refused), and the chain ends in
  * dram unless the rule says on_full = fail. */
@@ -21,32 +22,15 @@ struct place_window {
     size_t lo, span;
 };
 
-/* The malloc family's gate: a size outside it is glibc's, one compare and a tail call.
- * It is the rules' window (place_rules_window), or every size while the pass-through
- * path counts (a report was asked for, and before the constructor knows), so that the
- * hot path tests nothing else. */
+/* The malloc family's gate: the smallest interval holding every malloc rule's window;
+ * empty (lo = SIZE_MAX, span 0) until a policy loads. A size outside it takes the gate's
+ * outside path (engine/outside.h): one compare and a tail call. */
 extern PLACE_HIDDEN struct place_window place_window;
-
-/* The smallest interval holding every malloc rule's window; empty (lo = SIZE_MAX,
- * span 0) until a policy loads. */
-extern PLACE_HIDDEN struct place_window place_rules_window;
 
 static inline bool place_in_window(size_t size)
 {
     return size - place_window.lo <= place_window.span;
 }
-
-static inline bool place_in_rules(size_t size)
-{
-    return size - place_rules_window.lo <= place_rules_window.span;
-}
-
-/* Sets the gates for what the constructor decided: counting (a report), or not; a dry
- * run's frees all go through the engine too (tiers/owner.h's gate). Called before the
- * rules start: free's gate narrows only while no placed block exists, since a reader
- * that loads its two words around the change could see neither the old interval nor the
- * new one. */
-void place_gates_set(bool counting, bool dry_run);
 
 /* Whether this is a dry run: tiers this machine lacks are planned for, not skipped, and
  * what they would hold comes from glibc, recorded per pointer (engine/dry.h). */

@@ -88,7 +88,7 @@ void place_unsample(void *p)
 /* libplace's own allocations and frees (with the guard up) are not the program's: not
  * counted, not sampled. Nor is a signal handler's that interrupted libplace (which may
  * hold the profile's lock). A call glibc failed counts, as on the fast path
- * (place_count_call); place_sample samples no NULL. */
+ * (engine/outside.c); place_sample samples no NULL. */
 void place_count_glibc(void *p, size_t size, uintptr_t ra)
 {
     if (place_guarded())

@@ -2,6 +2,7 @@
 
 #include "../tiers/arena.h"
 #include "../tiers/cache.h"
+#include "outside.h"
 
 #ifdef PLACE_HAVE_CUDA
 #include "cuda_path.h"
@@ -45,34 +46,15 @@ void place_free_placed(void *p, struct place_tier *t)
     free_placed(p, t);
 }
 
-/* A pointer inside the ranges' interval: a tier's block, or glibc's between two ranges. */
-__attribute__((noinline)) static void free_inside(void *p)
+/* A pointer inside the ranges' interval: a tier's block, or glibc's between two ranges
+ * (outside every range, as if outside the gate). */
+void place_free_gated(void *p)
 {
     struct place_tier *t = place_owner_inside(p);
     if (__builtin_expect(t != NULL, 1))
         free_placed(p, t);
     else
-        place_free_unowned(p);
-}
-
-__attribute__((noinline)) static void free_unowned(void *p)
-{
-    place_free_unowned(p);
-}
-
-/* Every path out of here is a tail call, so that the commonest with a report, glibc's
- * block counted, saves no register and builds no frame. */
-void place_free_gated(void *p)
-{
-    if (__builtin_expect(!place_owner_outside(p), 0)) {
-        free_inside(p);
-        return;
-    }
-    if (__builtin_expect(place_counting && !place_dry_run && place_count_free(p), 1)) {
-        __libc_free(p);
-        return;
-    }
-    free_unowned(p);
+        place_outside.free(p);
 }
 
 size_t place_whose_usable_placed(const void *p, struct place_tier *t)

@@ -48,12 +48,15 @@ struct place_tier *place_whose_any(const void *p);
 /* free() of p, which is in tier t's range. */
 void place_free_placed(void *p, struct place_tier *t);
 
-/* free() of a pointer inside free's gate (tiers/owner.h), which never holds NULL. */
+/* free() of a pointer inside free's gate (tiers/owner.h). */
 void place_free_gated(void *p);
 
-/* Frees p, which no tier's range holds: a dry run's planned block, or glibc's, counted. */
+/* Frees p, which no tier's range holds: a dry run's planned block, or glibc's, counted
+ * (NULL: nothing). */
 static inline void place_free_unowned(void *p)
 {
+    if (!p)
+        return;
     if (__builtin_expect(place_dry_run, 0)) {
         if (place_counting) /* a planned block may be sampled too */
             place_sample_free(p);

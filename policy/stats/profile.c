@@ -14,6 +14,10 @@ static uint64_t rate = 512 * 1024;
 void place_profile_start(uint64_t r)
 {
     rate = r;
+    /* NULL's hash, saturated for good: free(NULL), outside every tier's range, takes the
+     * out-of-line path (engine/outside.h), which counts no free. Set before any thread
+     * registers: until then every free takes that path. */
+    *place_profile_filter_slot(NULL) = 255;
 }
 
 /* xorshift64*, seeded from the thread's own address and the clock's low bits by the

@@ -95,23 +95,9 @@ static inline void place_count(unsigned n, unsigned m, int64_t delta)
         place_hand_over_bytes(c);
 }
 
-/* Counts an allocation of size bytes that glibc serves the calling thread, when nothing
- * else is to be done: false leaves it to the slow path (a sample due, a thread not
- * registered or inside libplace), with the thread's interval untouched. The call is
- * counted before glibc answers, so an allocation glibc fails still counts. */
-static inline bool place_count_call(size_t size)
-{
-    struct place_counts *c = place_self.counts;
-    int64_t left = place_self.sample_left - (int64_t)size;
-    if (__builtin_expect(c == NULL || left <= 0, 0))
-        return false;
-    place_self.sample_left = left;
-    place_own_add(&c->allocs, 1);
-    return true;
-}
-
 /* Counts the free of a glibc block p, when nothing else is to be done: false leaves it
- * to the slow path (p may be sampled, a thread not registered or inside libplace). */
+ * to the slow path (p may be sampled or NULL, a thread not registered or inside
+ * libplace). */
 static inline bool place_count_free(const void *p)
 {
     struct place_counts *c = place_self.counts;

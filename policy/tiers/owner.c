@@ -2,23 +2,7 @@
 
 #include <pthread.h>
 
-/* The wide gate is [1, UINTPTR_MAX): free(NULL) goes straight to glibc, and the paths
- * behind the gate never see it. */
-enum { WIDE_LO = 1 };
-struct place_owner_table place_owners = {.lo = WIDE_LO, .span = UINTPTR_MAX - WIDE_LO, .wide = true};
-
-/* Publishes the gate: wide, or the ranges' interval, the span first. A gate that grows
- * (lo no higher): a reader that sees the new lo sees the new span, and
- * [old lo, old lo + new span) covers every range registered before. The gate that
- * narrows from wide at start, while no placed block exists yet (engine/place.h), passes
- * through [WIDE_LO, WIDE_LO + new span), which holds no NULL either. */
-static void publish(void)
-{
-    uintptr_t lo = place_owners.wide ? WIDE_LO : place_owners.ranges_lo;
-    uintptr_t span = place_owners.wide ? UINTPTR_MAX - WIDE_LO : place_owners.ranges_span;
-    __atomic_store_n(&place_owners.span, span, __ATOMIC_RELEASE);
-    __atomic_store_n(&place_owners.lo, lo, __ATOMIC_RELEASE);
-}
+struct place_owner_table place_owners; /* no range: the interval is empty */
 
 /* Serialises writers only; readers never take it. */
 static pthread_mutex_t add_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -40,13 +24,14 @@ int place_owner_add(void *p, size_t len, struct place_tier *t)
         if (k == n)
             __atomic_store_n(&place_owners.n, n + 1, __ATOMIC_RELEASE);
 
-        uintptr_t old_lo = place_owners.ranges_lo, old_hi = old_lo + place_owners.ranges_span;
+        uintptr_t old_lo = place_owners.lo, old_hi = old_lo + place_owners.span;
         uintptr_t new_lo = n == 0 || lo < old_lo ? lo : old_lo;
         uintptr_t new_hi = n == 0 || hi > old_hi ? hi : old_hi;
-        /* the span first, as publish() does for a growing gate */
-        __atomic_store_n(&place_owners.ranges_span, new_hi - new_lo, __ATOMIC_RELEASE);
-        __atomic_store_n(&place_owners.ranges_lo, new_lo, __ATOMIC_RELEASE);
-        publish();
+        /* The interval only grows (lo no higher), the span first: a reader that sees the
+         * new lo sees the new span, and [old lo, old lo + new span) covers every range
+         * registered before. */
+        __atomic_store_n(&place_owners.span, new_hi - new_lo, __ATOMIC_RELEASE);
+        __atomic_store_n(&place_owners.lo, new_lo, __ATOMIC_RELEASE);
         rc = 0;
     }
     pthread_mutex_unlock(&add_lock);
@@ -71,14 +56,6 @@ struct place_tier *place_owner_lookup(uintptr_t a)
             return r->tier;
     }
     return NULL;
-}
-
-void place_owner_gate(bool wide)
-{
-    pthread_mutex_lock(&add_lock);
-    place_owners.wide = wide;
-    publish();
-    pthread_mutex_unlock(&add_lock);
 }
 
 void place_owner_prefork(void)

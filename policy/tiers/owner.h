@@ -26,9 +26,7 @@ struct place_range {
 };
 
 struct place_owner_table {
-    uintptr_t lo, span; /* the enclosing interval [lo, lo + span), or every pointer: the gate */
-    bool wide;          /* the gate is open to every pointer */
-    uintptr_t ranges_lo, ranges_span; /* the enclosing interval itself */
+    uintptr_t lo, span; /* the enclosing interval [lo, lo + span): free's gate */
     unsigned n;
     struct place_range range[PLACE_MAX_RANGES];
 };
@@ -45,11 +43,8 @@ void place_owner_remove(void *p);
 
 struct place_tier *place_owner_lookup(uintptr_t a);
 
-/* The gate free() tests (one subtraction, one compare): the ranges' enclosing interval,
- * or every pointer but NULL (wide) while something else must see every free (counting,
- * a dry run's planned blocks). Wide until the constructor says. */
-void place_owner_gate(bool wide);
-
+/* The gate free() tests (one subtraction, one compare): the ranges' enclosing interval.
+ * A pointer outside it takes the gate's outside path (engine/outside.h). */
 static inline bool place_owner_gated(const void *p)
 {
     /* Plain loads, like malloc's window (engine/place.h), so that the compiler folds them
@@ -65,14 +60,6 @@ static inline bool place_owner_gated(const void *p)
 void place_owner_prefork(void);
 void place_owner_postfork(void);
 
-/* Whether p lies outside every range: certain, one compare (acquire: a pointer handed
- * over from another thread comes with its range). */
-static inline bool place_owner_outside(const void *p)
-{
-    return (uintptr_t)p - __atomic_load_n(&place_owners.ranges_lo, __ATOMIC_ACQUIRE) >=
-           __atomic_load_n(&place_owners.ranges_span, __ATOMIC_ACQUIRE);
-}
-
 /* The tier whose range holds p, which lies inside the ranges' interval, or NULL. The
  * first range (a policy's first arena) is tried inline. */
 static inline struct place_tier *place_owner_inside(const void *p)
@@ -86,7 +73,7 @@ static inline struct place_tier *place_owner_inside(const void *p)
 
 static inline struct place_tier *place_owner(const void *p)
 {
-    return __builtin_expect(place_owner_outside(p), 1) ? NULL : place_owner_inside(p);
+    return __builtin_expect(place_owner_gated(p), 0) ? place_owner_inside(p) : NULL;
 }
 
 #endif

@@ -24,6 +24,11 @@ load helpers
     run env LD_PRELOAD="$LIB" LIBPLACE_REPORT=/dev/null/none "$PROGS/free_null"
     assert_line "rss grew no"
     assert_line --partial "libplace: cannot create report /dev/null/none"
+    # and none of them is counted as a free
+    run env LD_PRELOAD="$LIB" LIBPLACE_REPORT="$BATS_TEST_TMPDIR/r" "$PROGS/free_null"
+    assert_success
+    read -r allocs frees < <(dram_counts "$BATS_TEST_TMPDIR/r")
+    [ "$frees" -le "$allocs" ] || { echo "$allocs allocations, $frees frees"; return 1; }
 }
 
 @test "C++ new and delete reach libplace, on every thread" {

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../../policy/engine/sampler.h"
+#include "../../policy/engine/outside.h"
 #include "../../policy/engine/place.h"
 #include "../../policy/stats/threads.h"
 #include "../../policy/tiers/tier.h"

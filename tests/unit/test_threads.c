@@ -10,6 +10,7 @@
 
 #include "../../policy/engine/sampler.h"
 #include "../../policy/tiers/tier.h"
+#include "../../policy/engine/outside.h"
 #include "../../policy/engine/place.h"
 #include "../../policy/stats/threads.h"
 #include "check.h"
