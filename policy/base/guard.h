@@ -1,31 +1,32 @@
-/* The calling thread's state inside libplace: the re-entry guard, and where its
- * pass-through counts go.
+/* The calling thread's state inside libplace: the re-entry guard, and its pass-through
+ * counts.
  *
  * The state lives in one initial-exec TLS block, so the hot path reaches it with one
  * %fs-relative access and no call, and it exists before libplace's constructor runs.
- * The counts themselves live in a slot of the stats layer (policy/stats/threads.h), not
- * in TLS: a snapshot reads every live slot, and a slot stays readable whatever happens
- * to the thread. */
+ * The counts of glibc's blocks are here too, so that the counted path adds to them
+ * without loading a pointer first; a snapshot reads them through the thread's slot in
+ * the stats layer (policy/stats/threads.h), which also holds what the thread counts
+ * less often, and which the thread hands everything to when it exits. */
 #ifndef PLACE_GUARD_H
 #define PLACE_GUARD_H
 
 #include <stdint.h>
 
-struct place_counts;
+struct place_slot;
 struct place_tcache;
 
 enum place_thread_state {
     PLACE_THREAD_NEW,    /* not registered yet (or libplace not ready) */
-    PLACE_THREAD_ACTIVE, /* has a slot: counts there, hands bytes over in batches */
+    PLACE_THREAD_ACTIVE, /* has a slot: counts here and there, hands bytes over in batches */
     PLACE_THREAD_BUSY,   /* inside libplace: the re-entry guard is up */
     PLACE_THREAD_SHARED, /* exited, or no slot was free: counts go to the shared counters */
 };
 
 struct place_thread {
-    /* The slot's counts while ACTIVE and outside the guard, NULL otherwise: the hot path
-     * tests this one pointer and leaves every other state to the slow path. */
-    struct place_counts *counts;
-    struct place_counts *home; /* this thread's slot's counts, while it has one */
+    /* glibc's blocks this thread allocated and freed, while ACTIVE (the hot path tests
+     * the state and leaves every other one to the slow path) */
+    uint64_t allocs, frees;
+    struct place_slot *slot;    /* this thread's slot, while it has one */
     struct place_tcache *cache; /* its caches of the arenas' blocks (policy/tiers/cache.h) */
     /* Bytes this thread may still ask for before its next allocation is sampled for the
      * profile (policy/stats/profile.h): 0 at its start, so that its first allocation
@@ -49,7 +50,6 @@ static inline uint8_t place_guard_enter(void)
 {
     uint8_t was = place_self.state;
     place_self.state = PLACE_THREAD_BUSY;
-    place_self.counts = 0;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     return was;
 }
@@ -61,7 +61,6 @@ static inline void place_guard_leave(uint8_t was)
 {
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     place_self.state = was;
-    place_self.counts = was == PLACE_THREAD_ACTIVE ? place_self.home : 0;
 }
 
 /* Whether the calling thread is inside libplace (its own allocations are glibc's). */

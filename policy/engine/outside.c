@@ -11,16 +11,15 @@
 /* What count() did with a call. */
 enum { COUNTED, DUE, ASIDE };
 
-/* Counts an allocation of size bytes in the thread's slot and off its sample interval:
- * COUNTED, or DUE when it is to be sampled; ASIDE, untouched, when the thread has no
- * slot to count in now (not registered yet, inside libplace, or counting into the
- * shared counters). Counted before glibc answers, so an allocation glibc fails counts. */
+/* Counts an allocation of size bytes in the thread's TLS and off its sample interval:
+ * COUNTED, or DUE when it is to be sampled; ASIDE, untouched, when the thread is not
+ * ACTIVE (not registered yet, inside libplace, or counting into the shared counters).
+ * Counted before glibc answers, so an allocation glibc fails counts. */
 static inline int count(size_t size)
 {
-    struct place_counts *c = place_self.counts;
-    if (__builtin_expect(c == NULL, 0))
+    if (__builtin_expect(place_self.state != PLACE_THREAD_ACTIVE, 0))
         return ASIDE;
-    place_own_add(&c->allocs, 1);
+    place_own_add(&place_self.allocs, 1);
     return __builtin_expect(place_sample_due(size), 0) ? DUE : COUNTED;
 }
 

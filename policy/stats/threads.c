@@ -29,10 +29,10 @@ static void count_shared(unsigned n, unsigned m, int64_t delta)
     place_stats_add(&place_nodes[0], &c);
 }
 
-void place_hand_over_bytes(struct place_counts *c)
+void place_hand_over_bytes(struct place_slot *s)
 {
-    count_shared(0, 0, c->bytes);
-    place_relaxed_store((uint64_t *)&c->bytes, 0);
+    count_shared(0, 0, s->bytes);
+    place_relaxed_store((uint64_t *)&s->bytes, 0);
     place_timeline_tick(); /* dram's usage changed by a batch */
 }
 
@@ -50,11 +50,26 @@ static void merge_placed(struct place_slot *s)
     place_sites_hand_over(s->sites, PLACE_SLOT_SITES);
 }
 
-static void release_locked(struct place_slot *s)
+/* What a live slot holds of dram's counts: its thread's, read as they stand. */
+static struct place_counts slot_counts(const struct place_slot *s)
 {
-    place_stats_add(&place_nodes[0], &s->dram);
-    memset(&s->dram, 0, sizeof s->dram);
+    const struct place_thread *t = __atomic_load_n(&s->thread, __ATOMIC_ACQUIRE);
+    return (struct place_counts){
+        .allocs = t ? place_relaxed_load(&t->allocs) : 0,
+        .frees = t ? place_relaxed_load(&t->frees) : 0,
+        .bytes = (int64_t)place_relaxed_load((const uint64_t *)&s->bytes),
+    };
+}
+
+/* By the slot's thread as it exits: everything it counted to the shared counters. */
+static void release_locked(struct place_slot *s, struct place_thread *t)
+{
+    struct place_counts c = slot_counts(s);
+    place_stats_add(&place_nodes[0], &c);
+    t->allocs = t->frees = 0;
+    s->bytes = 0;
     merge_placed(s);
+    __atomic_store_n(&s->thread, NULL, __ATOMIC_RELEASE);
     s->live = false;
 }
 
@@ -65,10 +80,9 @@ static void thread_exit(void *arg)
     struct place_thread *t = &place_self;
     place_guard_enter(); /* a signal handler's allocation meanwhile counts elsewhere */
     pthread_mutex_lock(&registry_lock);
-    release_locked(arg);
+    release_locked(arg, t);
     pthread_mutex_unlock(&registry_lock);
-    t->home = NULL;
-    t->counts = NULL;
+    t->slot = NULL;
     t->state = PLACE_THREAD_SHARED;
 }
 
@@ -83,6 +97,7 @@ static void register_thread(struct place_thread *t)
         if (!slots[k].live) {
             s = &slots[k];
             s->live = true;
+            __atomic_store_n(&s->thread, t, __ATOMIC_RELEASE);
             if (k >= slots_used)
                 slots_used = k + 1;
         }
@@ -92,7 +107,7 @@ static void register_thread(struct place_thread *t)
          * shared counters instead of registering again. If it fails, the slot is never
          * released: its counts stay readable and are still summed. */
         pthread_setspecific(exit_key, s);
-        t->home = &s->dram;
+        t->slot = s;
     }
     place_guard_leave(s ? PLACE_THREAD_ACTIVE : PLACE_THREAD_SHARED);
     errno = saved;
@@ -103,7 +118,7 @@ void place_count_slow(unsigned n, unsigned m, int64_t delta)
     struct place_thread *t = &place_self;
     if (t->state == PLACE_THREAD_NEW && __atomic_load_n(&ready, __ATOMIC_ACQUIRE))
         register_thread(t);
-    if (t->counts)
+    if (t->state == PLACE_THREAD_ACTIVE)
         place_count(n, m, delta);
     else
         count_shared(n, m, delta);
@@ -123,9 +138,10 @@ static struct place_counts pending_locked(void)
     struct place_counts sum = {0};
     for (unsigned k = 0; k < slots_used; k++)
         if (slots[k].live) {
-            sum.allocs += place_relaxed_load(&slots[k].dram.allocs);
-            sum.frees += place_relaxed_load(&slots[k].dram.frees);
-            sum.bytes += (int64_t)place_relaxed_load((const uint64_t *)&slots[k].dram.bytes);
+            struct place_counts c = slot_counts(&slots[k]);
+            sum.allocs += c.allocs;
+            sum.frees += c.frees;
+            sum.bytes += c.bytes;
         }
     return sum;
 }
@@ -226,9 +242,11 @@ void place_threads_postfork_child(void)
     memset(slots, 0, slots_used * sizeof slots[0]);
     slots_used = 0;
     threads_seen = self->before_fork != PLACE_THREAD_NEW;
-    if (self->home) {
-        struct place_slot *own = (struct place_slot *)self->home; /* dram is its first member */
+    self->allocs = self->frees = 0;
+    if (self->slot) {
+        struct place_slot *own = self->slot;
         own->live = true;
+        own->thread = self;
         slots_used = (unsigned)(own - slots) + 1;
     }
     pthread_mutex_init(&registry_lock, NULL);

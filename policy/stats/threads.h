@@ -1,8 +1,10 @@
-/* Per-thread counting of the pass-through path: each thread counts what glibc served it
- * into a slot of its own (struct place_slot, reached through place_self.counts), and
- * hands its net bytes to the dram node's shared counters in batches. A slot stays
- * readable whatever happens to its thread, even one that exits without its exit hook
- * ever running. */
+/* Per-thread counting: each thread counts glibc's blocks in its own TLS
+ * (place_self.allocs, frees: base/guard.h) and the rest in a slot of its own (struct
+ * place_slot, place_self.slot), and hands its net bytes to the dram node's shared
+ * counters in batches. A snapshot reads a live thread's TLS counts through its slot;
+ * the exit hook hands them over, under the registry's lock, before the thread's TLS
+ * goes. A thread that ends without running it (a raw exit system call) leaves its
+ * stack, and so its TLS, mapped: still readable. */
 #ifndef PLACE_THREADS_H
 #define PLACE_THREADS_H
 
@@ -30,7 +32,8 @@ struct place_site_pending {
 /* One thread's counts not yet handed to the shared ones. Written only by its thread,
  * read by snapshots; cache lines of its own, so threads never share one. */
 struct place_slot {
-    struct place_counts dram; /* first: place_self.home points at it */
+    const struct place_thread *thread; /* whose TLS holds the rest: set while live */
+    int64_t bytes; /* dram's estimate's change, less than a batch (stats/counters.h) */
     struct place_placed_counts placed;
     struct place_site_pending sites[PLACE_SLOT_SITES]; /* direct-mapped by key */
     bool live;
@@ -38,7 +41,7 @@ struct place_slot {
 
 static inline struct place_slot *place_own_slot(void)
 {
-    return (struct place_slot *)place_self.home;
+    return place_self.slot;
 }
 
 static inline struct place_placed_counts *place_own_placed(void)
@@ -73,26 +76,28 @@ static inline void place_node_count(unsigned k, enum place_event e)
 extern PLACE_HIDDEN bool place_counting;
 
 void place_count_slow(unsigned n, unsigned m, int64_t delta);
-void place_hand_over_bytes(struct place_counts *c);
+void place_hand_over_bytes(struct place_slot *s);
 
 /* Counts one pass-through event of the calling thread: n allocations and m frees that
  * changed dram's estimate of bytes in use by delta. */
 static inline void place_count(unsigned n, unsigned m, int64_t delta)
 {
-    struct place_counts *c = place_self.counts;
-    if (__builtin_expect(c == NULL, 0)) {
+    if (__builtin_expect(place_self.state != PLACE_THREAD_ACTIVE, 0)) {
         place_count_slow(n, m, delta);
         return;
     }
     if (n)
-        place_own_add(&c->allocs, n);
+        place_own_add(&place_self.allocs, n);
     if (m)
-        place_own_add(&c->frees, m);
-    int64_t b = c->bytes + delta;
-    place_relaxed_store((uint64_t *)&c->bytes, (uint64_t)b);
+        place_own_add(&place_self.frees, m);
+    if (!delta)
+        return;
+    struct place_slot *s = place_self.slot;
+    int64_t b = s->bytes + delta;
+    place_relaxed_store((uint64_t *)&s->bytes, (uint64_t)b);
     /* |b| > batch, in one compare */
     if (__builtin_expect((uint64_t)b + PLACE_STATS_BATCH > 2 * (uint64_t)PLACE_STATS_BATCH, 0))
-        place_hand_over_bytes(c);
+        place_hand_over_bytes(s);
 }
 
 /* Counts the free of a glibc block p, when nothing else is to be done: false leaves it
@@ -100,10 +105,9 @@ static inline void place_count(unsigned n, unsigned m, int64_t delta)
  * libplace). */
 static inline bool place_count_free(const void *p)
 {
-    struct place_counts *c = place_self.counts;
-    if (__builtin_expect(c == NULL || place_profile_maybe(p), 0))
+    if (__builtin_expect(place_self.state != PLACE_THREAD_ACTIVE || place_profile_maybe(p), 0))
         return false;
-    place_own_add(&c->frees, 1);
+    place_own_add(&place_self.frees, 1);
     return true;
 }
 

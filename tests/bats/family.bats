@@ -42,6 +42,15 @@ load helpers
     grep -q "5 threads" "$BATS_TEST_TMPDIR/r" || grep -q "6 threads" "$BATS_TEST_TMPDIR/r"
 }
 
+@test "a thread still alive at exit is counted: its allocations and frees are in the report" {
+    run env LD_PRELOAD="$LIB" LIBPLACE_REPORT="$BATS_TEST_TMPDIR/r" "$PROGS/live_counts"
+    assert_success
+    read -r allocs frees < <(dram_counts "$BATS_TEST_TMPDIR/r")
+    # the worker made 100000 blocks and freed 60000 of them; the main thread adds a few
+    [ "$allocs" -ge 100000 ] && [ "$allocs" -lt 101000 ] || { echo "$allocs allocations"; return 1; }
+    [ "$frees" -ge 60000 ] && [ "$frees" -lt 61000 ] || { echo "$frees frees"; return 1; }
+}
+
 @test "the exported symbols are exactly the malloc family, the CUDA and OpenSHMEM entry points, dlsym, sigaction, signal and libplace.h's" {
     run bash -c "nm -D --defined-only '$LIB' | awk '{ print \$3 }' | LC_ALL=C sort | tr '\n' ' '"
     assert_output "aligned_alloc calloc cuGetProcAddress cuGetProcAddress_v2 cuMemAllocAsync cuMemAllocAsync_ptsz cuMemAllocHost_v2 cuMemAllocManaged cuMemAllocPitch_v2 cuMemAlloc_v2 cuMemCreate cuMemFreeAsync cuMemFreeAsync_ptsz cuMemFreeHost cuMemFree_v2 cuMemGetInfo_v2 cuMemHostAlloc cuMemHostRegister_v2 cuMemHostUnregister cuMemRelease cudaFree cudaFreeHost cudaHostAlloc cudaMalloc cudaMallocHost cudaMallocManaged dlsym free malloc malloc_usable_size memalign pipe pipe2 place_api posix_memalign pvalloc realloc reallocarray shfree shmalloc shmem_align shmem_calloc shmem_free shmem_malloc shmem_malloc_with_hints shmem_realloc shmemalign shrealloc sigaction signal valloc "
