@@ -3,8 +3,8 @@
  * A size inside the gate (policy/engine/place.h: the rules' window) goes to the engine
  * (policy/engine/place.c). Every other malloc and calloc is a compare and a tail call
  * into the gate's outside path (policy/engine/outside.h): glibc's, counted while a
- * report is asked for. The aligned family, rarer, tests the flag instead, and the engine
- * counts it. Failures are glibc's: errno is whatever glibc set (ENOMEM), and on success
+ * report is asked for. The aligned family, rarer, tests the flag instead (posix_memalign
+ * cannot tail-call). Failures are glibc's: errno is whatever glibc set (ENOMEM), and on success
  * nothing here touches it. */
 #include <errno.h>
 #include <stdint.h>
@@ -38,12 +38,13 @@ PLACE_EXPORT void *calloc(size_t nmemb, size_t size)
     return place_alloc(bytes, 0, PLACE_CALLOC, CALLER);
 }
 
-/* The aligned shapes: the engine when size is in the window or a report counts, else
- * glibc's memalign. */
+/* The aligned shapes: the engine when size is in the window, else glibc's memalign,
+ * counted while a report is asked for. */
 static inline void *aligned(size_t align, size_t size, uintptr_t ra)
 {
-    if (__builtin_expect(!place_in_window(size) && !place_counting, 1))
-        return __libc_memalign(align, size);
+    if (__builtin_expect(!place_in_window(size), 1))
+        return place_counting ? place_memalign_counted(align, size, ra)
+                              : __libc_memalign(align, size);
     return place_alloc(size, align, PLACE_ALIGNED, ra);
 }
 

@@ -76,6 +76,13 @@ static void count_free(void *p)
     free_unowned(p);
 }
 
+void *place_memalign_counted(size_t align, size_t size, uintptr_t ra)
+{
+    int k = count(size);
+    void *p = __libc_memalign(align, size);
+    return k == COUNTED ? p : finish(p, size, k, ra);
+}
+
 static const struct place_outside glibc = {__libc_malloc, __libc_calloc, __libc_free};
 static const struct place_outside counted = {count_malloc, count_calloc, count_free};
 

@@ -3,7 +3,7 @@
  * (tiers/owner.h). The exported function tests its gate and tail-calls the entry here:
  *
  *   - without a report, glibc's own function: the gate costs a compare, nothing more;
- *   - with one, the same call counted in the thread's slot (a countdown, an add, and the
+ *   - with one, the same call counted in the thread's TLS (a countdown, an add, and the
  *     tail call; a sample due, a thread not registered or inside libplace, and a free the
  *     profile's filter names take the out-of-line path);
  *   - in a dry run, free asks the dry map first (a planned block is glibc's).
@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../base/hidden.h"
 
@@ -28,6 +29,10 @@ struct place_outside {
 };
 
 extern PLACE_HIDDEN struct place_outside place_outside;
+
+/* The aligned family's outside path with a report: not in the table, since
+ * posix_memalign cannot tail-call it, so the caller's return address comes as ra. */
+void *place_memalign_counted(size_t align, size_t size, uintptr_t ra);
 
 /* Sets the table for what the constructor decided: counting (a report), or not; a dry
  * run's frees ask the dry map. */

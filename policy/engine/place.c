@@ -136,7 +136,7 @@ static void *serve(int rule, struct place_request *r, unsigned *tier)
 
 /* Leaves the guard raised at entry (was) and gives errno glibc's meaning: untouched
  * (saved) on success, ENOMEM on failure. A dram block (r's) is counted outside the
- * guard, in the thread's own slot; a placed one may be the profile's sample. */
+ * guard, in the thread's own counts; a placed one may be the profile's sample. */
 static void *done(void *p, const struct place_request *r, unsigned tier, uint8_t was, int saved)
 {
     place_guard_leave(was);
@@ -198,7 +198,7 @@ static inline __attribute__((always_inline)) void *from_bin(struct place_bins *b
 {
     struct place_bin *bin = &b->bin[c];
     void *p = bin->item[--bin->n];
-    struct place_slot *slot = place_own_slot();
+    struct place_slot *slot = place_self.slot;
     place_placed_count(&slot->placed, t->index, PLACE_EV_ALLOCS);
     uint64_t key = fast[c].key | ra;
     struct place_site_pending *e = place_site_entry(slot, key);

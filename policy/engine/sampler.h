@@ -38,7 +38,7 @@ static inline void place_sample_free(void *p)
 }
 
 /* The count of a glibc block (the default dram node) allocated from ra: its allocation
- * counted in the thread's slot, and a sample when one is due. */
+ * counted in the thread's own counts (stats/threads.h), and a sample when one is due. */
 void place_count_glibc(void *p, size_t size, uintptr_t ra);
 
 /* A glibc block's free, counted (a sampled one's weight leaves dram's estimate). */

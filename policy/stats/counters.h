@@ -9,8 +9,8 @@
  * and are read as one snapshot. Relaxed atomics on the allocation path, no lock.
  *
  * The pass-through path (an allocation no rule placed, which glibc serves) is the hot
- * one, so it does not touch these atomics per call: each thread counts into its own
- * place_counts (a slot, policy/stats/threads.h) and moves its net bytes here in batches
+ * one, so it does not touch these atomics per call: each thread counts in its own TLS
+ * and slot (policy/stats/threads.h) and moves its net bytes here in batches
  * of PLACE_STATS_BATCH, which is what keeps `peak` current to within that much per
  * thread. Counts that a thread has not handed over yet are added in when a snapshot is
  * taken. */

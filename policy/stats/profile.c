@@ -15,8 +15,10 @@ void place_profile_start(uint64_t r)
 {
     rate = r;
     /* NULL's hash, saturated for good: free(NULL), outside every tier's range, takes the
-     * out-of-line path (engine/outside.h), which counts no free. Set before any thread
-     * registers: until then every free takes that path. */
+     * out-of-line path (engine/outside.h), which counts no free, with no test of its own
+     * on the counted free. Blocks at 4 MiB boundaries share the hash, and their frees look
+     * the profile up: blocks that size or alignment cost far more to free anyway. Set
+     * before any thread registers: until then every free takes that path. */
     *place_profile_filter_slot(NULL) = 255;
 }
 

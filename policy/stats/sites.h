@@ -69,7 +69,7 @@ static inline bool place_site_hit(struct place_site_pending *e, uint64_t key, si
 /* Counts an allocation of size bytes at the site with this key (place_site_key). */
 static inline void place_count_site(uint64_t key, size_t size)
 {
-    struct place_slot *s = place_own_slot();
+    struct place_slot *s = place_self.slot;
     if (__builtin_expect(s == NULL, 0)) {
         place_count_site_shared(key, size);
         return;

@@ -39,14 +39,9 @@ struct place_slot {
     bool live;
 } __attribute__((aligned(64)));
 
-static inline struct place_slot *place_own_slot(void)
-{
-    return place_self.slot;
-}
-
 static inline struct place_placed_counts *place_own_placed(void)
 {
-    struct place_slot *s = place_own_slot();
+    struct place_slot *s = place_self.slot;
     return __builtin_expect(s != NULL, 1) ? &s->placed : NULL;
 }
 

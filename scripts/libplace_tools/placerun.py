@@ -470,8 +470,7 @@ def check(o, lib, policy):
 
 def print_warnings(found):
     for at, message in found:
-        sys.stderr.write(f"{NAME}: {at}: warning: {message}\n")
-    sys.stderr.flush()
+        say(f"{at}: warning: {message}")
 
 
 def resolve(program, path_var):
