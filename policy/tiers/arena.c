@@ -172,6 +172,15 @@ void place_arena_give(struct place_tier *t, void *p)
         place_cache_overflow(t, &a->slabs, place_slabs_class(&a->slabs, p), p);
 }
 
+const char *place_arena_bind(struct place_tier *t, const struct place_binding *b)
+{
+    struct place_arena *a = t->state;
+    const char *why = place_numa_bind(a->lo, a->len, b, false);
+    if (!why)
+        a->binding = *b;
+    return why;
+}
+
 const struct place_binding *place_arena_binding(struct place_tier *t)
 {
     return &((struct place_arena *)t->state)->binding;

@@ -43,6 +43,10 @@ struct place_arena_spec {
  * with t->unavailable saying what failed. The operations below then serve t. */
 int place_arena_tier(struct place_tier *t, const struct place_arena_spec *spec);
 
+/* Binds an arena tier's range as b says, before any block is carved from it (an arena
+ * made without a binding): NULL, or why the kernel refused. */
+const char *place_arena_bind(struct place_tier *t, const struct place_binding *b);
+
 /* The NUMA policy of an arena tier's range (hbw, numa): what a block bound to the tier
  * from outside the arena takes (engine/shmem_path.c). */
 const struct place_binding *place_arena_binding(struct place_tier *t);

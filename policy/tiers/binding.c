@@ -97,6 +97,8 @@ int place_numa_stats(struct place_tier *t, size_t *total, size_t *free)
 {
     const struct place_arena *a = t->state;
     *total = *free = 0;
+    if (!a->binding.nodes) /* nodes found at first use (hbw), which has not come */
+        return -1;
     for (unsigned n = 0; n < 64; n++)
         if (a->binding.nodes >> n & 1) {
             long long f = 0, size = nl.node_size64((int)n, &f);

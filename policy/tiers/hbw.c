@@ -1,8 +1,9 @@
 /* hbw: high-bandwidth memory, the nodes memkind finds (MEMKIND_HBW_NODES, or the
  * firmware's bandwidth attributes), with hbwmalloc's policies:
- *   bind       the HBW nodes closest to the CPU that starts the program, and only them
+ *   bind       the HBW nodes closest to the CPU of the thread that first places a block
+ *              there, and only them
  *   bind_all   every HBW node, and only them
- *   preferred  the closest HBW nodes first, other memory when they are full (default)
+ *   preferred  those closest HBW nodes first, other memory when they are full (default)
  *   interleave pages spread over every HBW node
  * and page sizes 4K, THP (transparent huge pages, asked for with madvise) or 2M
  * (hugetlb pages, reserved as the range is mapped, so a fault never finds none).
@@ -47,8 +48,9 @@ static size_t free_huge_pages(uint64_t nodes)
     return sum;
 }
 
-/* memkind, loaded by the first hbw tier: it is what finds the HBW nodes (and it loads
- * hwloc, daxctl, udev and more: milliseconds of start-up no other tier pays). */
+/* memkind, loaded at an hbw tier's first use: it is what finds the HBW nodes, and it
+ * loads hwloc, daxctl, udev and more (1.6 ms). A process that never places a block in
+ * hbw (a job script's helpers, under the same LD_PRELOAD) never pays for it. */
 typedef int (*place_mask_fn)(void *, unsigned long *, unsigned long); /* exported, not declared */
 static struct {
     __typeof__(hbw_check_available) *available;
@@ -70,59 +72,88 @@ static struct place_lib memkind = {
     .nsyms = sizeof mk_syms / sizeof mk_syms[0],
 };
 
-/* The tier's nodes as memkind finds them, or 0 with why said in t->reason. */
-static uint64_t hbw_nodes(struct place_tier *t)
+/* The tier's nodes as memkind finds them into *nodes: 0, 1 while another thread loads
+ * a library (ask again), or -1 with why said in t->unavailable. */
+static int hbw_nodes(struct place_tier *t, uint64_t *nodes)
 {
     const struct place_tier_config *c = t->config;
-    struct place_buf b = PLACE_BUF(t->reason);
-    const char *why = place_lib_load(&memkind);
+    const char *why = place_libnuma();
+    if (!why)
+        why = place_lib_load(&memkind);
+    if (why == place_lib_busy)
+        return 1;
     if (why) {
-        place_bprintf(&b, "%s", why);
-        return 0;
+        t->unavailable = why;
+        return -1;
     }
     bool all = c->policy == PLACE_MPOL_BIND_ALL || c->policy == PLACE_MPOL_INTERLEAVE;
     int rc = mk.available();
     unsigned long mask[2] = {0, 0};
     if (rc != 0 || (all ? mk.all : mk.closest)(NULL, mask, sizeof mask * 8) != 0 || !mask[0]) {
+        struct place_buf b = PLACE_BUF(t->reason);
         place_bprintf(&b,
                       "memkind finds no high-bandwidth memory here (hbw_check_available() = %d); "
                       "MEMKIND_HBW_NODES=N names HBW nodes, placerun --tiers shows what there is",
                       rc);
-        return 0;
-    }
-    return mask[0];
-}
-
-static int hbw_init(struct place_tier *t)
-{
-    const struct place_tier_config *c = t->config;
-    const char *problem = place_libnuma();
-    uint64_t nodes = problem ? 0 : hbw_nodes(t);
-    if (!problem && !nodes)
-        problem = t->reason;
-    struct place_arena_spec spec = {0};
-    if (!problem && c->pagesize == PLACE_PAGE_2M) {
-        size_t pages = free_huge_pages(nodes);
-        if (!pages)
-            problem = "pagesize = 2M, but the HBW nodes have no free 2M huge pages (reserve some "
-                      "in /sys/devices/system/node/nodeN/hugepages/hugepages-2048kB/nr_hugepages)";
-        spec.len = pages << 21;
-        spec.flags = MAP_HUGETLB | MAP_HUGE_2MB;
-    }
-    if (problem) {
-        t->unavailable = problem;
+        t->unavailable = t->reason;
         return -1;
     }
+    *nodes = mask[0];
+    return 0;
+}
+
+static struct place_binding binding_of(struct place_tier *t, uint64_t nodes)
+{
+    const struct place_tier_config *c = t->config;
     enum place_mempolicy policy =
         c->policy == PLACE_MPOL_DEFAULT ? PLACE_MPOL_PREFERRED : c->policy;
-    struct place_binding binding = {place_numa_mode(policy, nodes), nodes,
-                                    c->pagesize == PLACE_PAGE_THP};
-    spec.binding = &binding;
-    return place_arena_tier(t, &spec);
+    return (struct place_binding){place_numa_mode(policy, nodes), nodes,
+                                  c->pagesize == PLACE_PAGE_THP};
+}
+
+/* At start the tier's range is reserved, unbound (nothing is carved from it before its
+ * first use binds it), except with 2M pages: how many the HBW nodes have free sizes the
+ * range, so their nodes are asked for now. */
+static int hbw_init(struct place_tier *t)
+{
+    if (t->config->pagesize != PLACE_PAGE_2M)
+        return place_arena_tier(t, NULL);
+    uint64_t nodes = 0;
+    if (hbw_nodes(t, &nodes) != 0)
+        return -1;
+    size_t pages = free_huge_pages(nodes);
+    if (!pages) {
+        t->unavailable = "pagesize = 2M, but the HBW nodes have no free 2M huge pages (reserve "
+                         "some in /sys/devices/system/node/nodeN/hugepages/hugepages-2048kB/"
+                         "nr_hugepages)";
+        return -1;
+    }
+    struct place_binding binding = binding_of(t, nodes);
+    return place_arena_tier(t, &(struct place_arena_spec){.binding = &binding,
+                                                          .len = pages << 21,
+                                                          .flags = MAP_HUGETLB | MAP_HUGE_2MB});
+}
+
+/* The first use: the nodes found and the range bound to them before any block is carved
+ * (2M pages: bound at start). */
+static int hbw_prepare(struct place_tier *t)
+{
+    if (place_arena_binding(t)->nodes)
+        return 0;
+    uint64_t nodes = 0;
+    int rc = hbw_nodes(t, &nodes);
+    if (rc != 0)
+        return rc;
+    struct place_binding binding = binding_of(t, nodes);
+    const char *why = place_arena_bind(t, &binding);
+    if (why)
+        t->unavailable = why;
+    return why ? -1 : 0;
 }
 
 const struct place_tier_ops place_hbw_ops = {
     .init = hbw_init,
+    .prepare = hbw_prepare,
     .take = place_arena_take,
     .give = place_arena_give,
     .reclaim = place_arena_reclaim,

@@ -44,6 +44,11 @@ void place_tiers_init(const struct place_policy *policy)
         if ((*t)->ops && (*t)->ops->init && !(*t)->unavailable && (*t)->ops->init(*t) != 0 &&
             !(*t)->unavailable)
             (*t)->unavailable = "its initialisation failed";
+    /* A dry run uses no tier, yet its report says which planned tiers this machine
+     * lacks: an hbw tier asks memkind for its nodes now rather than at its first use. */
+    for (struct place_tier **t = place_tiers; policy && policy->dry_run && *t; t++)
+        if ((*t)->config && (*t)->config->kind == PLACE_HBW)
+            place_tier_ready(*t);
 }
 
 struct place_tier *place_tiers_add(struct place_tier *t, struct place_tier_config *c)

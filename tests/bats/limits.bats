@@ -214,7 +214,7 @@ PY
     [ "$(node capped fallbacks_out)" = 4 ]
 }
 
-@test "memkind is loaded by an hbw tier, which it finds the nodes of, and by no other tier" {
+@test "memkind is loaded at an hbw tier's first use, to find its nodes, and by no other tier" {
     arena_policy "$BATS_TEST_TMPDIR/a.ini" 64K..
     maps='b = [bytearray(1 << 20) for _ in range(4)]; print(open("/proc/self/maps").read())'
     run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/a.ini" \
@@ -227,6 +227,12 @@ PY
         /usr/bin/python3 -c "$maps"
     assert_success
     assert_output --partial "libmemkind.so"
+    # no block of 1 MiB or more: the tier is never used, and memkind never loaded
+    run env LD_PRELOAD="$LIB" LIBPLACE_RULES="size=1M.. to=hbw" MEMKIND_HBW_NODES=0 \
+        /usr/bin/python3 -c 'print(open("/proc/self/maps").read())'
+    assert_success
+    assert_output --partial "libplace.so"
+    refute_output --partial "libmemkind.so"
 }
 
 @test "memalign with an alignment glibc rounds up is served by the node; an aligned block never passes the limit" {
