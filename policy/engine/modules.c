@@ -43,7 +43,7 @@ static const struct place_policy *policy;
 static struct module *modules;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long long seen_adds, seen_subs;
-static _Atomic uint32_t generation = 1;
+_Atomic uint32_t place_modules_gen = 1;
 static bool wrappers_on;
 static const char *wrapper_globs = ""; /* the policy's own, separated by commas */
 static const char *heap_globs = "";    /* likewise */
@@ -209,7 +209,7 @@ static void refresh(void)
             __libc_free(m->path);
             __libc_free(m);
         }
-        atomic_fetch_add(&generation, 1);
+        atomic_fetch_add(&place_modules_gen, 1);
     }
     int was;
     pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &was);
@@ -243,13 +243,8 @@ void place_modules_wrappers(const char *globs)
     pthread_mutex_lock(&lock);
     wrapper_globs = globs;
     wrappers_on = true;
-    atomic_fetch_add(&generation, 1); /* answers cached before lack the wrapper bit */
+    atomic_fetch_add(&place_modules_gen, 1); /* answers cached before lack the wrapper bit */
     pthread_mutex_unlock(&lock);
-}
-
-uint32_t place_modules_generation(void)
-{
-    return atomic_load_explicit(&generation, memory_order_acquire);
 }
 
 uint64_t place_modules_match(uintptr_t ra, uint32_t *gen)

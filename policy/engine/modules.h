@@ -8,11 +8,13 @@
 #ifndef PLACE_MODULES_H
 #define PLACE_MODULES_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "../../config/policy.h"
+#include "../base/hidden.h"
 
 /* Reads the modules loaded now and resolves the patterns against them. */
 void place_modules_start(const struct place_policy *policy);
@@ -40,8 +42,13 @@ bool place_modules_heap_owner(uintptr_t ra, char *owner, size_t n);
  * unloaded, which invalidates every cached answer. */
 uint64_t place_modules_match(uintptr_t ra, uint32_t *gen);
 
-/* The current generation, cheap (one atomic load). */
-uint32_t place_modules_generation(void);
+/* The current generation: one load, inline (a site lookup compares it). */
+extern PLACE_HIDDEN _Atomic uint32_t place_modules_gen;
+
+static inline uint32_t place_modules_generation(void)
+{
+    return atomic_load_explicit(&place_modules_gen, memory_order_acquire);
+}
 
 /* The table's lock, held across fork. */
 void place_modules_prefork(void);

@@ -10,6 +10,7 @@
 #include "../tiers/cache.h"
 #include "chain.h"
 #include "dry.h"
+#include "memo.h"
 #include "modules.h"
 #include "sampler.h"
 #include "site.h"
@@ -109,7 +110,7 @@ int place_match(unsigned api, size_t size, uintptr_t ra)
         if (!r->patterns)
             return (int)k;
         if (!cum)
-            cum = place_site_masks(ra, site_depth, &frames);
+            cum = place_site_masks(ra, place_stack_pointer(), site_depth, &frames);
         unsigned d = r->depth < frames ? r->depth : frames;
         if (d && (cum[d - 1] & r->patterns))
             return (int)k;
@@ -200,28 +201,55 @@ static inline __attribute__((always_inline)) void *from_bin(struct place_bins *b
     void *p = bin->item[--bin->n];
     struct place_slot *slot = place_self.slot;
     place_placed_count(&slot->placed, t->index, PLACE_EV_ALLOCS);
-    uint64_t key = fast[c].key | ra;
-    struct place_site_pending *e = place_site_entry(slot, key);
-    if (__builtin_expect(!place_site_hit(e, key, size), 0))
-        return fast_rare(e, key, size, p, call);
-    if (place_counting && place_sample_due(size)) /* only a report samples */
-        return fast_rare(NULL, key, size, p, call);
+    if (place_counting) { /* only a report reads the sites, and samples */
+        uint64_t key = fast[c].key | ra;
+        struct place_site_pending *e = place_site_entry(slot, key);
+        if (__builtin_expect(!place_site_hit(e, key, size), 0))
+            return fast_rare(e, key, size, p, call);
+        if (place_sample_due(size))
+            return fast_rare(NULL, key, size, p, call);
+    }
     place_guard_leave(PLACE_THREAD_ACTIVE);
     return call == PLACE_CALLOC ? memset(p, 0, size) : p;
 }
 
+/* Whether the masks of the caller's frames (place_site_masks's) match the patterns of
+ * class c's first rule within its depth. */
+static inline bool site_takes(unsigned c, const uint64_t *cum, unsigned frames)
+{
+    unsigned d = fast[c].depth < frames ? fast[c].depth : frames;
+    return d && (cum[d - 1] & fast[c].patterns);
+}
+
+/* fast_site's lookup when the thread's memo does not hold the stack: traced or unwound
+ * (the guard is up), then as fast_site. */
+__attribute__((noinline)) static void *site_unknown(struct place_bins *b, unsigned c, size_t size,
+                                                    uintptr_t ra, uintptr_t sp,
+                                                    enum place_call call)
+{
+    unsigned frames;
+    const uint64_t *cum = place_site_masks(ra, sp, site_depth, &frames);
+    if (site_takes(c, cum, frames) && b->bin[c].n != 0)
+        return from_bin(b, c, fast[c].tier, size, ra, call);
+    place_guard_leave(PLACE_THREAD_ACTIVE);
+    return alloc_slow(size, 0, call, ra);
+}
+
 /* The fast path of a class whose first rule names sites: the memo says whether the
- * caller's frames match (a few loads for a stack seen before); when they do, the block
- * comes from the bin as for a size rule, else place_match goes on to the next rules. */
+ * caller's frames match (a few loads for a stack seen before, inline, so that nothing is
+ * saved); when they do, the block comes from the bin as for a size rule, else
+ * place_match goes on to the next rules. */
 __attribute__((noinline)) static void *fast_site(struct place_bins *b, unsigned c,
                                                  struct place_tier *t, size_t size, uintptr_t ra,
                                                  enum place_call call)
 {
     place_guard_enter();
     unsigned frames;
-    const uint64_t *cum = place_site_masks(ra, site_depth, &frames);
-    unsigned d = fast[c].depth < frames ? fast[c].depth : frames;
-    if (d && (cum[d - 1] & fast[c].patterns) && b->bin[c].n != 0)
+    uintptr_t sp = place_stack_pointer();
+    const uint64_t *cum = site_depth > 1 ? place_memo_hit(ra, sp, site_depth, &frames) : NULL;
+    if (!cum)
+        return site_unknown(b, c, size, ra, sp, call);
+    if (site_takes(c, cum, frames) && b->bin[c].n != 0)
         return from_bin(b, c, t, size, ra, call);
     place_guard_leave(PLACE_THREAD_ACTIVE);
     return alloc_slow(size, 0, call, ra);

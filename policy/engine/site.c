@@ -11,6 +11,7 @@
 #include "../../config/policy.h"
 #include "../base/claim.h"
 #include "../base/pages.h"
+#include "memo.h"
 #include "modules.h"
 
 /* Process-wide: a return address's pattern matches, valid for one module generation.
@@ -38,10 +39,7 @@ uint64_t place_site_mask(uintptr_t ra)
     return mask;
 }
 
-/* Allocation wrappers in a row above the call that are skipped, at most (less one):
- * past them a site starts, and a rule's depth counts from there. The profile's samples
- * take their frames here too (place_site_frames). */
-enum { WRAPPERS = 8 };
+/* The profile's samples take their frames past the wrappers too (place_site_frames). */
 
 /* Patterns no frame matches (PLACE_WRAPPER is never among a frame's patterns): frames are
  * read up to the depth asked, whatever they match. */
@@ -51,30 +49,7 @@ static const uint64_t NEVER = ~0ull;
  * cannot change any rule's answer, so none is unwound, traced or checked. */
 static uint64_t all_patterns;
 
-/* Per thread: stacks unwound before, by (return address, stack pointer), in a
- * set-associative table made at the thread's first site lookup: a program's hot sites
- * (a few hundred) each keep their entry, and a hit costs a few loads and the check that
- * the frames are still the ones unwound. */
-enum { SET_BITS = 6, SETS = 1 << SET_BITS, WAYS = 4 };
-
-struct memo {
-    uintptr_t ra, sp;
-    uint32_t gen;
-    unsigned depth; /* asked for */
-    unsigned n;     /* frames counted: depth, or fewer on a shallow stack */
-    unsigned raw;   /* frames read: those counted and the wrappers before them */
-    bool trusted;   /* the slots were found: a hit is checked by reading them */
-    uint8_t seen;   /* sightings of an untrusted key */
-    uint64_t cum[PLACE_MAX_DEPTH]; /* by counted frame, the wrappers' patterns in each */
-    uintptr_t slot[WRAPPERS + PLACE_MAX_DEPTH], val[WRAPPERS + PLACE_MAX_DEPTH];
-};
-
-struct memo_set {
-    struct memo way[WAYS];
-    unsigned victim; /* the way the next miss replaces: round robin */
-};
-
-static __thread struct memo_set *memos __attribute__((tls_model("initial-exec")));
+__thread struct place_memo_set *place_memos __attribute__((tls_model("initial-exec")));
 static __thread bool no_memos __attribute__((tls_model("initial-exec")));
 static pthread_key_t memo_key;
 static pthread_once_t memo_once = PTHREAD_ONCE_INIT;
@@ -82,8 +57,8 @@ static pthread_once_t memo_once = PTHREAD_ONCE_INIT;
 /* pthread key destructor: the table goes with its thread (a lookup after this unwinds) */
 static void drop_memos(void *table)
 {
-    munmap(table, SETS * sizeof *memos);
-    memos = NULL;
+    munmap(table, PLACE_MEMO_SETS * sizeof *place_memos);
+    place_memos = NULL;
     no_memos = true;
 }
 
@@ -95,19 +70,19 @@ static void make_memo_key(void)
 /* The calling thread's table, made at its first lookup. With the guard up, so not from
  * glibc: a signal handler's malloc meanwhile goes to glibc, and would deadlock on the
  * glibc lock this thread held. */
-static struct memo_set *own_memos(void)
+static struct place_memo_set *own_memos(void)
 {
-    if (__builtin_expect(memos != NULL || no_memos, 1))
-        return memos;
+    if (__builtin_expect(place_memos != NULL || no_memos, 1))
+        return place_memos;
     pthread_once(&memo_once, make_memo_key);
-    size_t size = SETS * sizeof *memos;
-    if (!(memos = place_reserve(&size, size, 0)) || pthread_setspecific(memo_key, memos) != 0) {
-        if (memos)
-            munmap(memos, size);
-        memos = NULL;
+    size_t size = PLACE_MEMO_SETS * sizeof *place_memos;
+    if (!(place_memos = place_reserve(&size, size, 0)) || pthread_setspecific(memo_key, place_memos) != 0) {
+        if (place_memos)
+            munmap(place_memos, size);
+        place_memos = NULL;
         no_memos = true;
     }
-    return memos;
+    return place_memos;
 }
 
 /* libunwind's cursor gives each frame's stack pointer, which is its callee's canonical
@@ -129,19 +104,11 @@ static uintptr_t slot_of(uintptr_t sp, uintptr_t ip)
 #endif
 }
 
-static bool still_there(const struct memo *m)
-{
-    for (unsigned k = 1; k < m->raw; k++)
-        if (*(const uintptr_t *)m->slot[k] != m->val[k])
-            return false;
-    return true;
-}
-
 /* The caller's frame alone (its patterns: first): all that is needed when it matches
  * every pattern, or all there is when the unwinder cannot see it. */
-static void caller_only(struct memo *m, uintptr_t ra, uint64_t first)
+static void caller_only(struct place_memo *m, uintptr_t ra, uint64_t first)
 {
-    m->val[0] = ra;
+    m->frame[0].ra = ra;
     m->cum[0] = first;
     m->n = m->raw = 1;
 }
@@ -150,15 +117,15 @@ static void caller_only(struct memo *m, uintptr_t ra, uint64_t first)
  * counted yet is read but not counted, its patterns going into the first counted
  * frame's. Returns whether frames above ip are still wanted: fewer than depth counted,
  * and the patterns seen not yet all of `stop` (past which no rule's answer changes). */
-static bool add_frame(struct memo *m, uintptr_t ip, uintptr_t slot, unsigned depth,
+static bool add_frame(struct place_memo *m, uintptr_t ip, uintptr_t slot, unsigned depth,
                       uint64_t stop, uint64_t *cum)
 {
     /* a sample (stop NEVER) wants the wrapper bit alone, and only until a frame counts */
     uint64_t mask = m->n == 0 || stop != NEVER ? place_site_mask(ip) : 0;
-    m->val[m->raw] = ip;
-    m->slot[m->raw++] = slot;
+    m->frame[m->raw].ra = ip;
+    m->frame[m->raw++].slot = slot;
     *cum |= mask & ~PLACE_WRAPPER;
-    if (m->n == 0 && (mask & PLACE_WRAPPER) && m->raw < WRAPPERS)
+    if (m->n == 0 && (mask & PLACE_WRAPPER) && m->raw < PLACE_MEMO_WRAPPERS)
         return *cum != stop;
     m->cum[m->n++] = *cum;
     return m->n < depth && *cum != stop;
@@ -213,7 +180,7 @@ void place_sites_postfork_child(void)
 }
 
 /* A stack that ended among wrappers: the last one read is the site. */
-static void last_is_site(struct memo *m, uint64_t cum)
+static void last_is_site(struct place_memo *m, uint64_t cum)
 {
     if (m->n == 0 && m->raw > 0)
         m->cum[m->n++] = cum;
@@ -222,7 +189,7 @@ static void last_is_site(struct memo *m, uint64_t cum)
 /* Unwinds, fills m with the frames from ra (whose patterns are first) up, and says
  * whether the stack slots of all of them were found (only then can the memo be trusted
  * later). */
-static bool unwind(struct memo *m, uintptr_t ra, uint64_t first, unsigned depth)
+static bool unwind(struct place_memo *m, uintptr_t ra, uint64_t first, unsigned depth)
 {
     unw_context_t ctx;
     unw_cursor_t c;
@@ -262,10 +229,10 @@ static bool unwind(struct memo *m, uintptr_t ra, uint64_t first, unsigned depth)
 /* The frames from ra up by libunwind's own backtrace, which keeps per thread the layout
  * of each frame it has seen (tens of nanoseconds a frame, no system call) but says
  * nothing of where each return address lies: the entry it fills is not trusted. */
-static void trace(struct memo *m, uintptr_t ra, uint64_t first, unsigned depth, uint64_t stop)
+static void trace(struct place_memo *m, uintptr_t ra, uint64_t first, unsigned depth, uint64_t stop)
 {
-    void *ips[8 + WRAPPERS + PLACE_MAX_DEPTH];
-    int got = unw_backtrace(ips, 8 + WRAPPERS + (int)depth), k = 0;
+    void *ips[8 + PLACE_MEMO_WRAPPERS + PLACE_MAX_DEPTH];
+    int got = unw_backtrace(ips, 8 + PLACE_MEMO_WRAPPERS + (int)depth), k = 0;
     while (k < got && k < 8 && (uintptr_t)ips[k] != ra)
         k++;
     if (k == got || k == 8) {
@@ -281,13 +248,13 @@ static void trace(struct memo *m, uintptr_t ra, uint64_t first, unsigned depth, 
 
 unsigned place_site_frames(uintptr_t ra, unsigned depth, uintptr_t *out)
 {
-    struct memo m;
+    struct place_memo m;
     unwind_begin();
     trace(&m, ra, 0, depth, NEVER);
     unwind_end();
     /* the counted frames are the last read: the wrappers came first */
     for (unsigned k = 0; k < m.n; k++)
-        out[k] = m.val[m.raw - m.n + k];
+        out[k] = m.frame[m.raw - m.n + k].ra;
     return m.n;
 }
 
@@ -302,7 +269,10 @@ void place_sites_start(uint64_t patterns)
     place_unwinder_start();
 }
 
-const uint64_t *place_site_masks(uintptr_t ra, unsigned depth, unsigned *n)
+/* Every lookup but a hit in the thread's table: the caller alone, the table made, a
+ * stack traced or unwound into a new or an untrusted entry. */
+__attribute__((noinline)) static const uint64_t *masks_slow(uintptr_t ra, uintptr_t sp,
+                                                            unsigned depth, unsigned *n)
 {
     static __thread uint64_t one __attribute__((tls_model("initial-exec")));
     uint64_t mask = depth <= 1 ? place_site_mask(ra) : 0;
@@ -311,22 +281,21 @@ const uint64_t *place_site_masks(uintptr_t ra, unsigned depth, unsigned *n)
         *n = 1;
         return &one;
     }
-    uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
-    uint32_t gen = place_modules_generation();
-    static __thread struct memo spare __attribute__((tls_model("initial-exec")));
-    struct memo_set *table = own_memos();
-    struct memo_set *set = table ? &table[((ra ^ sp) * 0x9e3779b97f4a7c15ull) >> (64 - SET_BITS)] : NULL;
-    struct memo *m = NULL;
+    uint64_t tag = place_memo_tag(depth);
+    static __thread struct place_memo spare __attribute__((tls_model("initial-exec")));
+    struct place_memo_set *table = own_memos();
+    struct place_memo_set *set = table ? place_memo_set_of(table, ra, sp) : NULL;
+    struct place_memo *m = NULL;
     /* One key may have several trusted entries: the same call at the same depth from
      * different callers further up (sqlite3's allocation wrappers). An untrusted entry of
      * the key counts the sightings of every other stack it has. */
-    for (unsigned w = 0; set && w < WAYS; w++) {
-        struct memo *e = &set->way[w];
-        if (e->ra != ra || e->sp != sp || e->gen != gen || e->depth != depth)
+    for (unsigned w = 0; set && w < PLACE_MEMO_WAYS; w++) {
+        struct place_memo *e = &set->way[w];
+        if (e->ra != ra || e->sp != sp || e->tag != tag)
             continue;
         if (!e->trusted) {
             m = e;
-        } else if (still_there(e)) {
+        } else if (place_memo_still_there(e)) {
             *n = e->n;
             return e->cum;
         }
@@ -340,7 +309,7 @@ const uint64_t *place_site_masks(uintptr_t ra, unsigned depth, unsigned *n)
     bool hot = m && ++m->seen >= HOT;
     if (!m && set) {
         m = &set->way[set->victim];
-        set->victim = (set->victim + 1) % WAYS;
+        set->victim = (set->victim + 1) % PLACE_MEMO_WAYS;
         m->seen = 0;
     } else if (!m) {
         m = &spare;
@@ -358,8 +327,13 @@ const uint64_t *place_site_masks(uintptr_t ra, unsigned depth, unsigned *n)
     }
     m->ra = ra;
     m->sp = sp;
-    m->gen = gen;
-    m->depth = depth;
+    m->tag = tag;
     *n = m->n;
     return m->cum;
+}
+
+const uint64_t *place_site_masks(uintptr_t ra, uintptr_t sp, unsigned depth, unsigned *n)
+{
+    const uint64_t *hit = depth > 1 ? place_memo_hit(ra, sp, depth, n) : NULL;
+    return hit ? hit : masks_slow(ra, sp, depth, n);
 }

@@ -23,7 +23,21 @@
  * 1..k+1 or the wrappers below them, for k < *n, where *n is `depth` (at most
  * PLACE_MAX_DEPTH) or fewer when the stack is shallower. The array is the calling
  * thread's and valid until its next call. Runs with the re-entry guard up. */
-const uint64_t *place_site_masks(uintptr_t ra, unsigned depth, unsigned *n);
+const uint64_t *place_site_masks(uintptr_t ra, uintptr_t sp, unsigned depth, unsigned *n);
+
+/* The caller's stack pointer: with ra, the key of site lookups. It need only be the same
+ * whenever the program calls from the same frame, and a function without alloca keeps
+ * its own constant distance from that. */
+static inline uintptr_t place_stack_pointer(void)
+{
+#if defined(__x86_64__)
+    uintptr_t sp;
+    __asm__("mov %%rsp, %0" : "=r"(sp));
+    return sp;
+#else
+    return (uintptr_t)__builtin_frame_address(0);
+#endif
+}
 
 /* The frames from ra up (frame 1 as for a rule's depth: past the allocation wrappers),
  * at most depth, into out; returns how many (ra alone when the unwinder cannot see it).

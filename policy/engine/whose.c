@@ -22,39 +22,58 @@ __attribute__((noinline)) static void free_slow(void *p, struct place_tier *t)
 }
 
 /* An arena's small block goes on the calling thread's bin when there is room: a few
- * loads and stores, no call (active: registered, and outside libplace). */
-static inline void free_placed(void *p, struct place_tier *t)
+ * loads and stores, no call (active: registered, so it has a slot, and outside
+ * libplace). Every other end is a tail call, so that nothing is saved. */
+static inline __attribute__((always_inline)) void free_placed(void *p, struct place_tier *t)
 {
-    if (place_counting) /* only a report samples: without one, no load of the filter */
-        place_sample_free(p);
     struct place_slabs *s = t->slabs;
     if (s && place_slabs_own(s, p) && place_self.state == PLACE_THREAD_ACTIVE) {
         /* the bin is read only once the guard is up (see place_alloc) */
         place_guard_enter();
-        bool pushed = place_cache_push(t, s, p);
-        if (__builtin_expect(pushed, 1))
-            place_node_count(t->index, PLACE_EV_FREES);
-        place_guard_leave(PLACE_THREAD_ACTIVE);
-        if (__builtin_expect(pushed, 1))
+        struct place_bins *b = place_cache_bins(t->index);
+        if (__builtin_expect(b && place_bin_push(b, place_slabs_class(s, p), p), 1)) {
+            place_placed_count(&place_self.slot->placed, t->index, PLACE_EV_FREES);
+            place_guard_leave(PLACE_THREAD_ACTIVE);
             return;
+        }
+        place_guard_leave(PLACE_THREAD_ACTIVE);
     }
     free_slow(p, t);
 }
 
-void place_free_placed(void *p, struct place_tier *t)
+/* With a report: the block may be the profile's sample. */
+__attribute__((noinline)) static void free_counted(void *p, struct place_tier *t)
 {
+    place_sample_free(p);
     free_placed(p, t);
 }
 
-/* A pointer inside the ranges' interval: a tier's block, or glibc's between two ranges
- * (outside every range, as if outside the gate). */
-void place_free_gated(void *p)
+void place_free_placed(void *p, struct place_tier *t)
 {
-    struct place_tier *t = place_owner_inside(p);
-    if (__builtin_expect(t != NULL, 1))
+    if (place_counting) /* only a report samples: without one, no load of the filter */
+        free_counted(p, t);
+    else
         free_placed(p, t);
+}
+
+/* A pointer inside the ranges' interval outside the first range: another tier's block,
+ * or glibc's between two ranges (outside every range, as if outside the gate). */
+__attribute__((noinline)) static void free_looked_up(void *p)
+{
+    struct place_tier *t = place_owner_lookup((uintptr_t)p);
+    if (t)
+        place_free_placed(p, t);
     else
         place_outside.free(p);
+}
+
+void place_free_gated(void *p)
+{
+    struct place_tier *t = place_owner_first(p);
+    if (__builtin_expect(t == NULL, 0))
+        free_looked_up(p);
+    else
+        place_free_placed(p, t);
 }
 
 size_t place_whose_usable_placed(const void *p, struct place_tier *t)

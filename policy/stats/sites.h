@@ -80,10 +80,12 @@ static inline void place_count_site(uint64_t key, size_t size)
 }
 
 /* Counts an allocation of size bytes that rule placed in tier, asked for from the return
- * address ra: the site's share, and so the rule's. */
+ * address ra: the site's share, and so the rule's. Only a report reads them: without one,
+ * nothing is counted. */
 static inline void place_count_rule(int rule, uintptr_t ra, unsigned tier, size_t size)
 {
-    place_count_site(place_site_key(ra, rule, tier), size);
+    if (place_counting)
+        place_count_site(place_site_key(ra, rule, tier), size);
 }
 
 /* One site's share: allocations from the return address ra that rule (-1: none) placed

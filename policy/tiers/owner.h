@@ -61,14 +61,19 @@ void place_owner_prefork(void);
 void place_owner_postfork(void);
 
 /* The tier whose range holds p, which lies inside the ranges' interval, or NULL. The
- * first range (a policy's first arena) is tried inline. */
-static inline struct place_tier *place_owner_inside(const void *p)
+ * first range (a policy's first arena) is tried inline: place_owner_first, NULL when p
+ * is not in it. */
+static inline struct place_tier *place_owner_first(const void *p)
 {
     uintptr_t a = (uintptr_t)p;
     const struct place_range *r = &place_owners.range[0];
-    if (a < __atomic_load_n(&r->hi, __ATOMIC_ACQUIRE) && a >= r->lo)
-        return r->tier;
-    return place_owner_lookup(a);
+    return a < __atomic_load_n(&r->hi, __ATOMIC_ACQUIRE) && a >= r->lo ? r->tier : NULL;
+}
+
+static inline struct place_tier *place_owner_inside(const void *p)
+{
+    struct place_tier *t = place_owner_first(p);
+    return t ? t : place_owner_lookup((uintptr_t)p);
 }
 
 static inline struct place_tier *place_owner(const void *p)
