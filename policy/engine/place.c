@@ -96,13 +96,12 @@ void place_policy_start(const struct place_policy *policy)
         place_window = (struct place_window){lo, hi - lo};
 }
 
-int place_match(unsigned api, size_t size, uintptr_t ra)
+/* The first rule from rule `from` on that takes an allocation of size bytes by api from
+ * the code at ra (-1: none). cum and frames: the caller's frames' masks when they were
+ * looked up already, else NULL (looked up at the first rule that names sites). */
+static int match_from(unsigned api, size_t size, uintptr_t ra, unsigned from,
+                      const uint64_t *cum, unsigned frames)
 {
-    const uint64_t *cum = NULL;
-    unsigned frames = 0;
-    unsigned from = api == PLACE_API_MALLOC && size <= PLACE_SMALL_MAX
-                        ? class_first[place_size_class(size)]
-                        : 0;
     for (unsigned k = from; k < place_nrules; k++) {
         const struct place_rule_config *r = place_rules[k];
         if (!(r->api & api) || size < r->min || size > r->max)
@@ -116,6 +115,14 @@ int place_match(unsigned api, size_t size, uintptr_t ra)
             return (int)k;
     }
     return -1;
+}
+
+int place_match(unsigned api, size_t size, uintptr_t ra)
+{
+    unsigned from = api == PLACE_API_MALLOC && size <= PLACE_SMALL_MAX
+                        ? class_first[place_size_class(size)]
+                        : 0;
+    return match_from(api, size, ra, from, NULL, 0);
 }
 
 /* Serves r (a matched rule, -1: none) with the guard up, and counts it; *tier is where
@@ -153,23 +160,28 @@ static void *done(void *p, const struct place_request *r, unsigned tier, uint8_t
     return p;
 }
 
-/* A placed allocation of r: the rules decide, glibc's semantics. */
-static void *alloc_request(struct place_request *r)
+/* A rule not decided yet: place_match decides. */
+enum { ASK = -2 };
+
+/* A placed allocation of r, by rule (-1: none; ASK), glibc's semantics. */
+static void *alloc_request(struct place_request *r, int rule)
 {
     if (place_guarded()) /* libplace's own allocation: not the program's, not counted */
         return place_glibc_alloc(r);
     int saved = errno;
     uint8_t was = place_guard_enter();
     unsigned tier;
-    void *p = serve(place_match(PLACE_API_MALLOC, r->size, r->ra), r, &tier);
+    if (rule == ASK)
+        rule = place_match(PLACE_API_MALLOC, r->size, r->ra);
+    void *p = serve(rule, r, &tier);
     return done(p, r, tier, was, saved);
 }
 
 __attribute__((noinline)) static void *alloc_slow(size_t size, size_t align, enum place_call call,
-                                                 uintptr_t ra)
+                                                 uintptr_t ra, int rule)
 {
     struct place_request r = {.size = size, .align = align, .call = call, .ra = ra};
-    return alloc_request(&r);
+    return alloc_request(&r, rule);
 }
 
 
@@ -221,6 +233,20 @@ static inline bool site_takes(unsigned c, const uint64_t *cum, unsigned frames)
     return d && (cum[d - 1] & fast[c].patterns);
 }
 
+/* A site path's block that the bin cannot give (the guard up): its class's first rule
+ * with an empty bin, else the next rule the caller's frames (cum, frames) match, or
+ * none; never looked up again. */
+__attribute__((noinline)) static void *site_refused(unsigned c, size_t size, uintptr_t ra,
+                                                    enum place_call call, const uint64_t *cum,
+                                                    unsigned frames)
+{
+    int rule = site_takes(c, cum, frames)
+                   ? class_first[c]
+                   : match_from(PLACE_API_MALLOC, size, ra, class_first[c] + 1u, cum, frames);
+    place_guard_leave(PLACE_THREAD_ACTIVE);
+    return alloc_slow(size, 0, call, ra, rule);
+}
+
 /* fast_site's lookup when the thread's memo does not hold the stack: traced or unwound
  * (the guard is up), then as fast_site. */
 __attribute__((noinline)) static void *site_unknown(struct place_bins *b, unsigned c, size_t size,
@@ -231,8 +257,7 @@ __attribute__((noinline)) static void *site_unknown(struct place_bins *b, unsign
     const uint64_t *cum = place_site_masks(ra, sp, site_depth, &frames);
     if (site_takes(c, cum, frames) && b->bin[c].n != 0)
         return from_bin(b, c, fast[c].tier, size, ra, call);
-    place_guard_leave(PLACE_THREAD_ACTIVE);
-    return alloc_slow(size, 0, call, ra);
+    return site_refused(c, size, ra, call, cum, frames);
 }
 
 /* The fast path of a class whose first rule names sites: the memo says whether the
@@ -251,8 +276,7 @@ __attribute__((noinline)) static void *fast_site(struct place_bins *b, unsigned 
         return site_unknown(b, c, size, ra, sp, call);
     if (site_takes(c, cum, frames) && b->bin[c].n != 0)
         return from_bin(b, c, t, size, ra, call);
-    place_guard_leave(PLACE_THREAD_ACTIVE);
-    return alloc_slow(size, 0, call, ra);
+    return site_refused(c, size, ra, call, cum, frames);
 }
 
 /* A small block whose class's first rule takes it, served by the rule's first tier's
@@ -275,7 +299,7 @@ void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
             place_guard_leave(PLACE_THREAD_ACTIVE);
         }
     }
-    return alloc_slow(size, align, call, ra);
+    return alloc_slow(size, align, call, ra, ASK);
 }
 
 /* Moves p's contents (old bytes) into q, which holds size bytes, and frees p. */
@@ -322,6 +346,21 @@ static void *in_tier(struct place_tier *t, size_t size)
     return q;
 }
 
+/* Block p of tier t grown in place to size bytes, when the tier can (the pages after
+ * an arena's large block): a buffer doubled again and again is never copied, and leaves
+ * no freed copies behind. */
+static bool grown(struct place_tier *t, void *p, size_t size)
+{
+    if (place_dry_run || !t->ops->grow || place_guarded()) /* a dry run's block is glibc's */
+        return false;
+    int saved = errno;
+    uint8_t was = place_guard_enter();
+    bool ok = t->ops->grow(t, p, size);
+    place_guard_leave(was);
+    errno = saved;
+    return ok;
+}
+
 void *place_realloc_placed(void *p, struct place_tier *t, size_t old, size_t size, uintptr_t ra)
 {
     if (size == 0) {
@@ -336,13 +375,15 @@ void *place_realloc_placed(void *p, struct place_tier *t, size_t old, size_t siz
      * from code no rule names keeps its placement, as memkind's hbw_realloc keeps a block
      * in HBW); only a refusal lets the policy decide where it lives now. A shrink its
      * full tier refuses keeps the block as it is: shrinking cannot fail. */
+    if (size > old && grown(t, p, size))
+        return p;
     void *q = in_tier(t, size);
     if (!q && size <= old)
         return p;
     if (!q) {
         struct place_request r = {.size = size, .call = PLACE_MALLOC, .ra = ra, .refused = t};
         place_stats_count(t->stats, PLACE_EV_FALLBACKS_OUT, 1);
-        q = alloc_request(&r);
+        q = alloc_request(&r, ASK);
     }
     if (q)
         move(q, p, size, old);

@@ -232,18 +232,31 @@ static bool unwind(struct place_memo *m, uintptr_t ra, uint64_t first, unsigned 
 static void trace(struct place_memo *m, uintptr_t ra, uint64_t first, unsigned depth, uint64_t stop)
 {
     void *ips[8 + PLACE_MEMO_WRAPPERS + PLACE_MAX_DEPTH];
-    int got = unw_backtrace(ips, 8 + PLACE_MEMO_WRAPPERS + (int)depth), k = 0;
-    while (k < got && k < 8 && (uintptr_t)ips[k] != ra)
-        k++;
-    if (k == got || k == 8) {
-        caller_only(m, ra, first);
-        return;
+    /* A backtrace costs by the frame: libplace's own (about four) and the depth asked for
+     * are read first, and every frame that may matter only when those ran out (gcc's
+     * stacks, 20 frames asked where 9 were needed: 147 -> ~70 ns). */
+    int full = 8 + PLACE_MEMO_WRAPPERS + (int)depth, asked = 6 + (int)depth;
+    for (;;) {
+        int got = unw_backtrace(ips, asked), k = 0;
+        while (k < got && k < 8 && (uintptr_t)ips[k] != ra)
+            k++;
+        bool more = k == got; /* ra not reached yet */
+        if (!more && k < 8) {
+            m->n = m->raw = 0;
+            uint64_t cum = 0;
+            while (k < got && (more = add_frame(m, (uintptr_t)ips[k], 0, depth, stop, &cum)))
+                k++;
+            if (!more || got < asked || asked == full) {
+                last_is_site(m, cum);
+                return;
+            }
+        }
+        if (!more || got < asked || asked == full) {
+            caller_only(m, ra, first);
+            return;
+        }
+        asked = full;
     }
-    m->n = m->raw = 0;
-    uint64_t cum = 0;
-    while (k < got && add_frame(m, (uintptr_t)ips[k], 0, depth, stop, &cum))
-        k++;
-    last_is_site(m, cum);
 }
 
 unsigned place_site_frames(uintptr_t ra, unsigned depth, uintptr_t *out)

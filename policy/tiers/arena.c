@@ -163,6 +163,26 @@ void *place_arena_take(struct place_tier *t, const struct place_request *r, bool
     return p;
 }
 
+bool place_arena_grow(struct place_tier *t, void *p, size_t size)
+{
+    struct place_arena *a = t->state;
+    if (place_slabs_own(&a->slabs, p) || size <= PLACE_SMALL_MAX)
+        return false;
+    size_t old = place_extents_usable(&a->extents, p);
+    size_t want = place_extents_size(&a->extents, size, 0);
+    if (want <= old)
+        return want != 0;
+    if (!place_tier_reserve(t, want - old, false))
+        return false;
+    if (!place_extents_grow(&a->extents, p, want)) {
+        place_tier_release(t, (int64_t)(want - old));
+        return false;
+    }
+    if (__builtin_expect(t->reclaim_below != 0, 0))
+        place_tier_commit_marks(t, want - old, false);
+    return true;
+}
+
 void place_arena_give(struct place_tier *t, void *p)
 {
     struct place_arena *a = t->state;

@@ -55,13 +55,15 @@ const struct place_binding *place_arena_binding(struct place_tier *t);
 size_t place_ram(void);
 
 /* The tier operations of every arena tier (t->state is its arena): take and give (the
- * arena counts its own bytes: tiers/cache.h), usable size, reclaim (the calling thread's
- * cache and the deferred frees, then empty slabs' and free runs' pages back to the
- * kernel). */
+ * arena counts its own bytes: tiers/cache.h), usable size, grow (a large block, by the
+ * pages after it, its extra bytes reserved under the limit), reclaim (the calling
+ * thread's cache and the deferred frees, then empty slabs' and free runs' pages back to
+ * the kernel). */
 void *place_arena_take(struct place_tier *t, const struct place_request *r, bool force,
                        bool *limited);
 void place_arena_give(struct place_tier *t, void *p);
 size_t place_arena_usable(struct place_tier *t, const void *p);
+bool place_arena_grow(struct place_tier *t, void *p, size_t size);
 size_t place_arena_reclaim(struct place_tier *t, size_t want);
 
 /* A free of block p of arena tier t that arrives while its thread is inside libplace (a

@@ -69,5 +69,6 @@ const struct place_tier_ops place_dram_arena_ops = {
     .give = place_arena_give,
     .reclaim = place_arena_reclaim,
     .usable_size = place_arena_usable,
+    .grow = place_arena_grow,
     .stats = place_host_stats,
 };

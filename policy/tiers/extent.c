@@ -199,6 +199,34 @@ size_t place_extents_give(struct place_extents *e, void *p)
     return (size_t)n * e->unit;
 }
 
+bool place_extents_grow(struct place_extents *e, void *p, size_t bytes)
+{
+    uint32_t i = (uint32_t)(((char *)p - e->lo) / e->unit), want = (uint32_t)(bytes / e->unit);
+    bool grown = false;
+    pthread_mutex_lock(&e->lock);
+    uint32_t n = e->run[i].pages, j = i + n;
+    /* what follows the block: a free run (two never touch), then maybe the top */
+    uint32_t len = j < e->top && e->run[j].state != RUN_USED ? e->run[j].pages : 0;
+    uint8_t state = len ? e->run[j].state : RUN_CLEAN;
+    if (want <= n) {
+        grown = true;
+    } else if (len >= want - n) { /* the free run holds the rest: what it has over stays free */
+        unlist(e, j);
+        tag(e, i, want, RUN_USED);
+        if (len > want - n)
+            release(e, i + want, len - (want - n), state);
+        grown = true;
+    } else if (j + len == e->top && (uint64_t)i + want <= e->npages) { /* and the top */
+        if (len)
+            unlist(e, j);
+        e->top = i + want;
+        tag(e, i, want, RUN_USED);
+        grown = true;
+    }
+    pthread_mutex_unlock(&e->lock);
+    return grown;
+}
+
 size_t place_extents_usable(const struct place_extents *e, const void *p)
 {
     return (size_t)e->run[((const char *)p - e->lo) / e->unit].pages * e->unit;

@@ -158,6 +158,7 @@ const struct place_tier_ops place_hbw_ops = {
     .give = place_arena_give,
     .reclaim = place_arena_reclaim,
     .usable_size = place_arena_usable,
+    .grow = place_arena_grow,
     .stats = place_numa_stats,
     .verify = place_numa_verify,
 };

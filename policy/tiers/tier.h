@@ -69,6 +69,10 @@ struct place_tier_ops {
     size_t (*usable_size)(struct place_tier *, const void *p);
     size_t (*good_size)(size_t size, size_t align);      /* the usable size alloc gives */
     size_t (*reclaim)(struct place_tier *, size_t want); /* release cached memory */
+    /* block p made to hold size bytes where it is, its accounting in one (never past the
+     * limit): false leaves it as it was. What realloc tries first, as glibc grows a
+     * block into the free memory after it. */
+    bool (*grow)(struct place_tier *, void *p, size_t size);
     int (*verify)(struct place_tier *, bool all, struct place_verified *); /* see above */
     uintptr_t (*device_ptr)(struct place_tier *, const void *p); /* NULL: p is the GPU's too */
 };

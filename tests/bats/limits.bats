@@ -330,3 +330,22 @@ aligned_alloc 8192: capped, used within limit"
         rm -f "$BATS_TEST_TMPDIR"/report.json*
     done; done
 }
+
+@test "realloc grows an arena's large block in place, within the tier's limit, every byte kept" {
+    run "$PROGS/grow"
+    assert_success
+    assert_output --partial "intact 1"
+    arena_policy "$BATS_TEST_TMPDIR/a.ini" 64K..
+    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/a.ini" "$PROGS/grow"
+    assert_success
+    assert_output "moves 0 intact 1" # 128 KiB to 64 MiB, never copied
+    # with a limit the growth past it is refused in place, and the buffer moves to dram
+    printf '[tier a]\nkind = dram\nlimit = 8M\n[rule placed]\nsize = 64K..\nto = a, dram\n' \
+        >"$BATS_TEST_TMPDIR/capped.ini"
+    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/capped.ini" \
+        LIBPLACE_REPORT="$BATS_TEST_TMPDIR/report.json" LIBPLACE_REPORT_FORMAT=json "$PROGS/grow"
+    assert_success
+    assert_output --regexp '^moves [1-9][0-9]* intact 1$'
+    [ "$(node a peak)" -le $((8 << 20)) ]
+    [ "$(node a peak)" -ge $((4 << 20)) ]
+}
