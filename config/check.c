@@ -111,16 +111,15 @@ static void resolve_chain(struct place_policy *p, struct place_rule_config *r)
                                name, name);
             continue;
         }
-        const unsigned bindable = 1u << PLACE_HBW | 1u << PLACE_NUMA | 1u << PLACE_SYMMETRIC;
         char kinds[64];
         if (r->api == PLACE_API_SHMEM) {
-            if (!(bindable & 1u << t->kind))
+            if (!(PLACE_SHMEM_KINDS & 1u << t->kind))
                 place_policy_error(p, &r->to_at,
                                    "to: %s is %s memory, which a symmetric heap's pages cannot be "
                                    "bound to; expected %s tiers in the chain of an api = shmem "
                                    "rule",
                                    name, place_kind_name(t->kind),
-                                   kinds_text(bindable, kinds, sizeof kinds));
+                                   kinds_text(PLACE_SHMEM_KINDS, kinds, sizeof kinds));
         } else if (t->kind == PLACE_SYMMETRIC) {
             place_policy_error(p, &r->to_at,
                                "to: %s is an OpenSHMEM symmetric heap, which only shmem_malloc "

@@ -43,6 +43,10 @@ enum place_kind {
 /* The bounds that masks and checks of every kind or api are built from. */
 enum { PLACE_KIND_LAST = PLACE_SYMMETRIC };
 
+/* The kinds whose tiers an api = shmem rule's chain may name (a mask by kind): a
+ * symmetric block's pages bound to nodes, or left in their own heap. */
+enum { PLACE_SHMEM_KINDS = 1u << PLACE_HBW | 1u << PLACE_NUMA | 1u << PLACE_SYMMETRIC };
+
 enum place_mempolicy {
     PLACE_MPOL_DEFAULT, /* the kind's own default: preferred for hbw, bind for numa */
     PLACE_MPOL_BIND,

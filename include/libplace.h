@@ -105,7 +105,9 @@ static inline long long place_node_of(const void *p, char *out, size_t cap)
 
 /* Writes the report now: to dest ("stderr" or a path template, as LIBPLACE_REPORT), or
  * NULL for the configured destination (a file gets .N appended, N counting these
- * reports, so it never meets the one at exit). 0, or PLACE_NOT_LOADED. */
+ * reports, so it never meets the one at exit). 0, or PLACE_NOT_LOADED. Without
+ * LIBPLACE_REPORT at start, only the policy's tiers were counted: rules' hits and call
+ * sites are counted, like the dram tier, only while a report is asked for. */
 static inline int place_report_now(const char *dest)
 {
     return (int)place_ask_(PLACE_OP_REPORT, dest, NULL, NULL, 0);

@@ -244,7 +244,7 @@ PLACE_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t size, unsigned
     uint8_t was = place_guard_enter();
     CUresult rc = fn ? fn(dptr, size, flags) : CUDA_ERROR_NOT_INITIALIZED;
     if (rc == CUDA_SUCCESS)
-        place_cuda_charge(PLACE_MANAGED, -1, *dptr, size, false);
+        place_cuda_charge(PLACE_MANAGED, *dptr, size);
     return counted(was, rc);
 }
 
@@ -252,7 +252,7 @@ PLACE_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t size, unsigned
 static CUresult pinned(uint8_t was, CUresult rc, const void *p, size_t size)
 {
     if (rc == CUDA_SUCCESS)
-        place_cuda_charge(PLACE_PINNED, -1, (uintptr_t)p, size, false);
+        place_cuda_charge(PLACE_PINNED, (uintptr_t)p, size);
     return counted(was, rc);
 }
 

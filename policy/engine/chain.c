@@ -184,7 +184,7 @@ static bool serves(const struct place_tier *t, enum place_call call)
     if (call == PLACE_CUDA)
         return kind == PLACE_DEVICE || kind == PLACE_PINNED || kind == PLACE_MANAGED;
     if (call == PLACE_SHMEM)
-        return kind == PLACE_HBW || kind == PLACE_NUMA || kind == PLACE_SYMMETRIC;
+        return PLACE_SHMEM_KINDS & 1u << kind;
     return kind != PLACE_DEVICE && kind != PLACE_SYMMETRIC;
 }
 

@@ -131,9 +131,10 @@ static struct place_tier *tier_of(enum place_kind kind, int dev)
 }
 
 /* Counts size bytes under key in the tier of kind (dev: the GPU), and in that tier's
- * heap of owner when a library that keeps one made them. */
+ * heap of their owner when the code at ra (0: none to look for) lies in a library that
+ * keeps one. */
 static bool charge(enum place_kind kind, int dev, uint64_t key, size_t size, bool handle,
-                   const char *owner)
+                   uintptr_t ra)
 {
     struct place_tier *t = !place_cuda_on || place_cuda_start() ? NULL : tier_of(kind, dev);
     if (!t)
@@ -144,24 +145,25 @@ static bool charge(enum place_kind kind, int dev, uint64_t key, size_t size, boo
         place_stats_count(t->stats, PLACE_EV_FAILURES, 1);
         return false;
     }
-    uint8_t heap = owner ? (uint8_t)(1 + place_heap_made(t->index, owner, (int64_t)size)) : 0;
+    /* only the report tells heaps apart: without one, no symbol table is read */
+    char owner[PLACE_HEAP_OWNER_MAX];
+    uint8_t heap = ra && place_counting && place_modules_heap_owner(ra, owner, sizeof owner)
+                       ? (uint8_t)(1 + place_heap_made(t->index, owner, (int64_t)size))
+                       : 0;
     place_blocks_put(handle ? PLACE_BLOCKS_CUDA_HANDLES : PLACE_BLOCKS_CUDA,
                         &(struct place_block){.key = key, .tier = t, .usable = size,
                                                  .heap = heap});
     return true;
 }
 
-bool place_cuda_charge(enum place_kind kind, int dev, uint64_t key, size_t size, bool handle)
+void place_cuda_charge(enum place_kind kind, uint64_t key, size_t size)
 {
-    return charge(kind, dev, key, size, handle, NULL);
+    charge(kind, -1, key, size, false, 0);
 }
 
 bool place_cuda_create(int dev, CUmemGenericAllocationHandle h, size_t size, uintptr_t ra)
 {
-    /* only the report tells heaps apart: without one, no symbol table is read */
-    char owner[PLACE_HEAP_OWNER_MAX];
-    bool heap = place_cuda_on && place_counting && place_modules_heap_owner(ra, owner, sizeof owner);
-    return charge(PLACE_DEVICE, dev, h, size, true, heap ? owner : NULL);
+    return charge(PLACE_DEVICE, dev, h, size, true, ra);
 }
 
 bool place_cuda_discharge(uint64_t key, bool handle)

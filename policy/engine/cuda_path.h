@@ -30,13 +30,13 @@ CUresult place_cuda_alloc(CUdeviceptr *dptr, size_t size, struct place_cu_call *
 /* cuMemFree and cuMemFreeAsync (c->next is the driver's free, c->stream its stream). */
 CUresult place_cuda_free(CUdeviceptr d, struct place_cu_call *c);
 
-/* Memory the driver gave the program of its own accord: counted in the policy's first
- * tier of kind (for device: GPU dev's tier) under key, past any limit. For device
- * memory a limit is kept: false when it is full (the call is then refused). */
-bool place_cuda_charge(enum place_kind kind, int dev, uint64_t key, size_t size, bool handle);
+/* Host memory the driver gave the program of its own accord (managed, pinned): counted
+ * in the policy's first tier of kind under key, past any limit. */
+void place_cuda_charge(enum place_kind kind, uint64_t key, size_t size);
 
-/* cuMemCreate's block of size bytes on GPU dev, made by the code at ra: charged as
- * place_cuda_charge does, and in the GPU's heap when ra lies in a library that keeps one
+/* cuMemCreate's block of size bytes on GPU dev, made by the code at ra: counted in GPU
+ * dev's tier under its handle, whose limit is kept (false when it is full: the call is
+ * then refused), and in the GPU's heap when ra lies in a library that keeps one
  * (modules.h: NVSHMEM, or the policy's `heaps`). */
 bool place_cuda_create(int dev, CUmemGenericAllocationHandle h, size_t size, uintptr_t ra);
 

@@ -323,8 +323,8 @@ void place_modules_where(uintptr_t ra, struct place_where *w, bool wait)
 
 /* The last answers by return address: a library calls cuMemCreate from a few places,
  * maybe thousands of times (PyTorch's expandable segments), and an answer that takes the
- * symbol table is read once. Under the lock; a generation change (a module unloaded)
- * empties it. */
+ * symbol table is read once. Under the lock; an entry holds for its module generation
+ * only (a module unloaded may have left its addresses to another). */
 enum { HEAP_MEMO = 16 };
 static struct {
     uintptr_t ra;
@@ -347,7 +347,7 @@ static const char known_heaps[] = "*nvshmem*";
 
 static bool heap_name(const char *name)
 {
-    return place_value_globs_match(known_heaps, name) || place_value_globs_match(heap_globs, name);
+    return place_glob_match(known_heaps, name) || place_value_globs_match(heap_globs, name);
 }
 
 bool place_modules_heap_owner(uintptr_t ra, char *owner, size_t n)

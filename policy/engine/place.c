@@ -185,18 +185,16 @@ __attribute__((noinline)) static void *alloc_slow(size_t size, size_t align, enu
 }
 
 
-/* The fast path's rare ends, as a tail call (so that the fast path itself saves no
- * register): a site the thread's pending entry e does not hold (NULL: it did), a sample
- * due; then the guard down and calloc's zeroes. key holds the tier and return address. */
+/* The fast path's rare ends with a report, as a tail call (so that the fast path itself
+ * saves no register): a site the thread's pending entry e does not hold (NULL: it did),
+ * a sample due; then the guard down and calloc's zeroes. key holds the tier and return
+ * address. */
 __attribute__((noinline)) static void *fast_rare(struct place_site_pending *e, uint64_t key,
                                                  size_t size, void *p, enum place_call call)
 {
-    bool due = true; /* with e NULL the caller found it due */
-    if (e) {
+    if (e)
         place_count_site_miss(e, key, size);
-        due = place_counting && place_sample_due(size);
-    }
-    if (due)
+    if (!e || place_sample_due(size)) /* with e NULL the caller found it due */
         place_sample(p, size, place_site_key_tier(key), place_site_key_ra(key));
     place_guard_leave(PLACE_THREAD_ACTIVE);
     return call == PLACE_CALLOC ? memset(p, 0, size) : p;
@@ -247,6 +245,16 @@ __attribute__((noinline)) static void *site_refused(unsigned c, size_t size, uin
     return alloc_slow(size, 0, call, ra, rule);
 }
 
+/* The site paths' end, once the caller's frames' masks are known (the guard up). */
+static inline __attribute__((always_inline)) void *
+site_known(struct place_bins *b, unsigned c, struct place_tier *t, size_t size, uintptr_t ra,
+           enum place_call call, const uint64_t *cum, unsigned frames)
+{
+    if (site_takes(c, cum, frames) && b->bin[c].n != 0)
+        return from_bin(b, c, t, size, ra, call);
+    return site_refused(c, size, ra, call, cum, frames);
+}
+
 /* fast_site's lookup when the thread's memo does not hold the stack: traced or unwound
  * (the guard is up), then as fast_site. */
 __attribute__((noinline)) static void *site_unknown(struct place_bins *b, unsigned c, size_t size,
@@ -254,10 +262,8 @@ __attribute__((noinline)) static void *site_unknown(struct place_bins *b, unsign
                                                     enum place_call call)
 {
     unsigned frames;
-    const uint64_t *cum = place_site_masks(ra, sp, site_depth, &frames);
-    if (site_takes(c, cum, frames) && b->bin[c].n != 0)
-        return from_bin(b, c, fast[c].tier, size, ra, call);
-    return site_refused(c, size, ra, call, cum, frames);
+    const uint64_t *cum = place_site_masks_unknown(ra, sp, site_depth, &frames);
+    return site_known(b, c, fast[c].tier, size, ra, call, cum, frames);
 }
 
 /* The fast path of a class whose first rule names sites: the memo says whether the
@@ -271,12 +277,10 @@ __attribute__((noinline)) static void *fast_site(struct place_bins *b, unsigned 
     place_guard_enter();
     unsigned frames;
     uintptr_t sp = place_stack_pointer();
-    const uint64_t *cum = site_depth > 1 ? place_memo_hit(ra, sp, site_depth, &frames) : NULL;
+    const uint64_t *cum = place_memo_hit(ra, sp, site_depth, &frames);
     if (!cum)
         return site_unknown(b, c, size, ra, sp, call);
-    if (site_takes(c, cum, frames) && b->bin[c].n != 0)
-        return from_bin(b, c, t, size, ra, call);
-    return site_refused(c, size, ra, call, cum, frames);
+    return site_known(b, c, t, size, ra, call, cum, frames);
 }
 
 /* A small block whose class's first rule takes it, served by the rule's first tier's
@@ -332,33 +336,27 @@ void *place_realloc(void *p, size_t size, uintptr_t ra)
     return place_realloc_glibc(p, size, ra);
 }
 
-/* A block of size bytes in tier t alone, or NULL when t refuses. */
-static void *in_tier(struct place_tier *t, size_t size)
+/* Block p of tier t (old bytes) made to hold size bytes in t alone: p itself, or a new
+ * block; NULL when t refuses. */
+static void *in_tier(struct place_tier *t, void *p, size_t old, size_t size)
 {
     if (place_guarded()) /* libplace's own realloc: glibc's business */
         return NULL;
     int saved = errno;
     uint8_t was = place_guard_enter();
-    struct place_request r = {.size = size, .call = PLACE_MALLOC};
-    void *q = place_chain_tier(t, &r);
+    void *q = NULL;
+    /* grown where it is when the tier can (the pages after an arena's large block): a
+     * buffer doubled again and again is never copied, nor leaves freed copies behind. A
+     * dry run's block is glibc's. */
+    if (size > old && !place_dry_run && t->ops->grow && t->ops->grow(t, p, size))
+        q = p;
+    if (!q) {
+        struct place_request r = {.size = size, .call = PLACE_MALLOC};
+        q = place_chain_tier(t, &r);
+    }
     place_guard_leave(was);
     errno = saved;
     return q;
-}
-
-/* Block p of tier t grown in place to size bytes, when the tier can (the pages after
- * an arena's large block): a buffer doubled again and again is never copied, and leaves
- * no freed copies behind. */
-static bool grown(struct place_tier *t, void *p, size_t size)
-{
-    if (place_dry_run || !t->ops->grow || place_guarded()) /* a dry run's block is glibc's */
-        return false;
-    int saved = errno;
-    uint8_t was = place_guard_enter();
-    bool ok = t->ops->grow(t, p, size);
-    place_guard_leave(was);
-    errno = saved;
-    return ok;
 }
 
 void *place_realloc_placed(void *p, struct place_tier *t, size_t old, size_t size, uintptr_t ra)
@@ -375,10 +373,8 @@ void *place_realloc_placed(void *p, struct place_tier *t, size_t old, size_t siz
      * from code no rule names keeps its placement, as memkind's hbw_realloc keeps a block
      * in HBW); only a refusal lets the policy decide where it lives now. A shrink its
      * full tier refuses keeps the block as it is: shrinking cannot fail. */
-    if (size > old && grown(t, p, size))
-        return p;
-    void *q = in_tier(t, size);
-    if (!q && size <= old)
+    void *q = in_tier(t, p, old, size);
+    if (q == p || (!q && size <= old))
         return p;
     if (!q) {
         struct place_request r = {.size = size, .call = PLACE_MALLOC, .ra = ra, .refused = t};

@@ -39,8 +39,6 @@ uint64_t place_site_mask(uintptr_t ra)
     return mask;
 }
 
-/* The profile's samples take their frames past the wrappers too (place_site_frames). */
-
 /* Patterns no frame matches (PLACE_WRAPPER is never among a frame's patterns): frames are
  * read up to the depth asked, whatever they match. */
 static const uint64_t NEVER = ~0ull;
@@ -282,10 +280,8 @@ void place_sites_start(uint64_t patterns)
     place_unwinder_start();
 }
 
-/* Every lookup but a hit in the thread's table: the caller alone, the table made, a
- * stack traced or unwound into a new or an untrusted entry. */
-__attribute__((noinline)) static const uint64_t *masks_slow(uintptr_t ra, uintptr_t sp,
-                                                            unsigned depth, unsigned *n)
+const uint64_t *place_site_masks_unknown(uintptr_t ra, uintptr_t sp, unsigned depth,
+                                         unsigned *n)
 {
     static __thread uint64_t one __attribute__((tls_model("initial-exec")));
     uint64_t mask = depth <= 1 ? place_site_mask(ra) : 0;
@@ -347,6 +343,6 @@ __attribute__((noinline)) static const uint64_t *masks_slow(uintptr_t ra, uintpt
 
 const uint64_t *place_site_masks(uintptr_t ra, uintptr_t sp, unsigned depth, unsigned *n)
 {
-    const uint64_t *hit = depth > 1 ? place_memo_hit(ra, sp, depth, n) : NULL;
-    return hit ? hit : masks_slow(ra, sp, depth, n);
+    const uint64_t *hit = place_memo_hit(ra, sp, depth, n);
+    return hit ? hit : place_site_masks_unknown(ra, sp, depth, n);
 }

@@ -25,6 +25,12 @@
  * thread's and valid until its next call. Runs with the re-entry guard up. */
 const uint64_t *place_site_masks(uintptr_t ra, uintptr_t sp, unsigned depth, unsigned *n);
 
+/* place_site_masks for a stack place_memo_hit (engine/memo.h) did not find: the caller
+ * alone, the thread's table made, or the stack traced or unwound into a new or an
+ * untrusted entry. */
+const uint64_t *place_site_masks_unknown(uintptr_t ra, uintptr_t sp, unsigned depth,
+                                         unsigned *n);
+
 /* The caller's stack pointer: with ra, the key of site lookups. It need only be the same
  * whenever the program calls from the same frame, and a function without alloca keeps
  * its own constant distance from that. */

@@ -30,8 +30,7 @@ static inline __attribute__((always_inline)) void free_placed(void *p, struct pl
     if (s && place_slabs_own(s, p) && place_self.state == PLACE_THREAD_ACTIVE) {
         /* the bin is read only once the guard is up (see place_alloc) */
         place_guard_enter();
-        struct place_bins *b = place_cache_bins(t->index);
-        if (__builtin_expect(b && place_bin_push(b, place_slabs_class(s, p), p), 1)) {
+        if (__builtin_expect(place_cache_push(t, s, p), 1)) {
             place_placed_count(&place_self.slot->placed, t->index, PLACE_EV_FREES);
             place_guard_leave(PLACE_THREAD_ACTIVE);
             return;

@@ -25,7 +25,7 @@ static bool owns(struct slot *s, const char *owner)
 /* owner's slot in tier: its own, a free one claimed, or the last for every other. */
 static unsigned slot_of(unsigned tier, const char *owner)
 {
-    for (unsigned k = 0; k < PLACE_HEAP_OWNERS; k++) {
+    for (unsigned k = 0;; k++) {
         struct slot *s = &heaps[tier][k];
         int none = 0;
         if (k == PLACE_HEAP_OWNERS - 1)
@@ -35,15 +35,15 @@ static unsigned slot_of(unsigned tier, const char *owner)
             atomic_store_explicit(&s->named, 2, memory_order_release);
             return k;
         }
-        if (owns(s, owner) || k == PLACE_HEAP_OWNERS - 1)
+        if (k == PLACE_HEAP_OWNERS - 1 || owns(s, owner))
             return k;
     }
-    return PLACE_HEAP_OWNERS - 1;
 }
 
-static void change(struct slot *s, int64_t bytes)
+/* A block made (blocks +1) or released (-1) of bytes (signed as blocks). */
+static void change(struct slot *s, int blocks, int64_t bytes)
 {
-    atomic_fetch_add_explicit(&s->blocks, bytes < 0 ? (uint64_t)-1 : 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&s->blocks, (uint64_t)(int64_t)blocks, memory_order_relaxed);
     int64_t now = atomic_fetch_add_explicit(&s->bytes, bytes, memory_order_relaxed) + bytes;
     place_stats_raise(&s->peak, now);
 }
@@ -51,13 +51,13 @@ static void change(struct slot *s, int64_t bytes)
 unsigned place_heap_made(unsigned tier, const char *owner, int64_t bytes)
 {
     unsigned k = slot_of(tier, owner);
-    change(&heaps[tier][k], bytes);
+    change(&heaps[tier][k], 1, bytes);
     return k;
 }
 
 void place_heap_released(unsigned tier, unsigned slot, int64_t bytes)
 {
-    change(&heaps[tier][slot], -bytes);
+    change(&heaps[tier][slot], -1, -bytes);
 }
 
 unsigned place_heap_snapshot(unsigned tier, struct place_heap_stats *out)

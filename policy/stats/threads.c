@@ -102,13 +102,17 @@ static void register_thread(struct place_thread *t)
                 slots_used = k + 1;
         }
     pthread_mutex_unlock(&registry_lock);
-    if (s) {
-        /* Under the guard, an allocation this makes (keys past the first 32) goes to the
-         * shared counters instead of registering again. If it fails, the slot is never
-         * released: its counts stay readable and are still summed. */
-        pthread_setspecific(exit_key, s);
-        t->slot = s;
+    /* Under the guard, an allocation this makes (keys past the first 32) goes to the
+     * shared counters instead of registering again. Without the exit hook the slot would
+     * keep pointing at this thread's TLS after it is gone: it is given back, and the
+     * thread counts in the shared counters. */
+    if (s && pthread_setspecific(exit_key, s) != 0) {
+        pthread_mutex_lock(&registry_lock);
+        release_locked(s, t);
+        pthread_mutex_unlock(&registry_lock);
+        s = NULL;
     }
+    t->slot = s;
     place_guard_leave(s ? PLACE_THREAD_ACTIVE : PLACE_THREAD_SHARED);
     errno = saved;
 }

@@ -208,9 +208,7 @@ bool place_extents_grow(struct place_extents *e, void *p, size_t bytes)
     /* what follows the block: a free run (two never touch), then maybe the top */
     uint32_t len = j < e->top && e->run[j].state != RUN_USED ? e->run[j].pages : 0;
     uint8_t state = len ? e->run[j].state : RUN_CLEAN;
-    if (want <= n) {
-        grown = true;
-    } else if (len >= want - n) { /* the free run holds the rest: what it has over stays free */
+    if (len >= want - n) { /* the free run holds the rest: what it has over stays free */
         unlist(e, j);
         tag(e, i, want, RUN_USED);
         if (len > want - n)

@@ -67,8 +67,9 @@ void *place_extents_take(struct place_extents *e, size_t bytes, size_t align, bo
 /* Block p back, merged with its free neighbours; its bytes. */
 size_t place_extents_give(struct place_extents *e, void *p);
 
-/* Block p grown in place to bytes (place_extents_size's answer) from the pages after
- * it, free or never used: whether it was. Its new pages hold whatever they held. */
+/* Block p grown in place to bytes (place_extents_size's answer, more than it holds)
+ * from the pages after it, free or never used: whether it was. Its new pages hold
+ * whatever they held. */
 bool place_extents_grow(struct place_extents *e, void *p, size_t bytes);
 
 /* Block p's bytes. */

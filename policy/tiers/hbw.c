@@ -50,7 +50,9 @@ static size_t free_huge_pages(uint64_t nodes)
 
 /* memkind, loaded at an hbw tier's first use: it is what finds the HBW nodes, and it
  * loads hwloc, daxctl, udev and more (1.6 ms). A process that never places a block in
- * hbw (a job script's helpers, under the same LD_PRELOAD) never pays for it. */
+ * hbw (a job script's helpers, under the same LD_PRELOAD) never pays for it. The load
+ * runs inside the program's malloc, as the CUDA driver's does (base/lib.h: a thread
+ * that finds it under way is told "busy", never made to wait on the loader's lock). */
 typedef int (*place_mask_fn)(void *, unsigned long *, unsigned long); /* exported, not declared */
 static struct {
     __typeof__(hbw_check_available) *available;

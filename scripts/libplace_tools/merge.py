@@ -4,8 +4,8 @@ processes it sums ({"pid", "rank", "host", "program", "hash", "ended_by", "forke
 each). Its "symmetric", when the processes used OpenSHMEM's symmetric heap, is of its own
 shape: the PEs' heaps side by side ({"pes", "divergent", "suggested_size"})."""
 
-from .report import (EXIT_USAGE, NODE_COUNTERS, START_FORMAT, TIMELINE_MAX, VERSION, Failure,
-                     parse_start, plural, rank_order, say, symmetric_majority)
+from .report import (EXIT_USAGE, LIBRARY_HEAP_FIELDS, NODE_COUNTERS, START_FORMAT, TIMELINE_MAX,
+                     VERSION, Failure, parse_start, plural, rank_order, say, symmetric_majority)
 
 def check_policies(reports, force):
     hashes = {}
@@ -157,9 +157,9 @@ def merge_node(name, group):
     if heaps:
         # every PE of an NVSHMEM job keeps its own heap: the job's is their sum, by library
         merged["library_heaps"] = [
-            {"owner": owner, **{key: sum(h[key] for h in group)
-                                for key in ("blocks", "in_use", "peak")}}
-            for owner, group in heaps.items()]
+            {"owner": owner, **{key: sum(h[key] for h in held)
+                                for key, _, _ in LIBRARY_HEAP_FIELDS if key != "owner"}}
+            for owner, held in heaps.items()]
     return merged
 
 

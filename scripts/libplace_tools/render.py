@@ -4,7 +4,8 @@ import os
 import re
 import subprocess
 
-from .report import limit_text, plural, seconds, start_text, symmetric_majority, table
+from .report import (OTHER_LIBRARIES, limit_text, plural, seconds, start_text, symmetric_majority,
+                     table)
 from .units import size_str
 
 def dry_run_text(policy):
@@ -102,7 +103,7 @@ def node_lines(doc):
     # in the text report's order: the heaps libraries keep, then the kernel's verdicts
     for n in doc["nodes"]:
         for h in n.get("library_heaps", []):
-            keeps = ("keep heaps of their own" if h["owner"] == "other libraries"
+            keeps = ("keep heaps of their own" if h["owner"] == OTHER_LIBRARIES
                      else "keeps a heap of its own")
             lines.append(f"{n['name']}: {h['owner']} {keeps} here: {size_str(h['in_use'])} in "
                          f"{plural(h['blocks'], 'block')} now, {size_str(h['peak'])} at peak; "

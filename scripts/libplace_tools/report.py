@@ -234,6 +234,8 @@ NODE_FIELDS = ([("name", "str", True), ("kind", "str", True), ("limit", "count",
 # a GPU heap a library keeps (NVSHMEM's): its blocks, never what it hands out in them
 LIBRARY_HEAP_FIELDS = [("owner", "str", True), ("blocks", "count", True), ("in_use", "int", True),
                        ("peak", "int", True)]
+# the owner of every heap past a GPU's first three libraries' (the C side's PLACE_HEAP_OTHERS)
+OTHER_LIBRARIES = "other libraries"
 MACHINE_FIELDS = [("total", "count", True), ("free", "count", True)]
 VERIFIED_FIELDS = [("resident", "count", True), ("looked", "count", True),
                    ("placed", "count", True), ("untouched", "count", False),

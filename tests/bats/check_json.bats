@@ -5,14 +5,10 @@
 
 load helpers
 
-PY=/usr/bin/python3
-
-# Runs python code ($1) with the JSON of file $2 as `d`; it prints what is compared.
+# Runs python code ($1) with the JSON of file $2 as `d` (with_json), its tiers and rules
+# by name; it prints what is compared.
 show() {
-    "$PY" -c "
-import json, sys
-d = json.load(open(sys.argv[1]))
-tier = {t['name']: t for t in d['tiers']}
+    with_json "tier = {t['name']: t for t in d['tiers']}
 rule = {r['name']: r for r in d['rules']}
 $1" "$2"
 }

@@ -274,7 +274,8 @@ aligned_alloc 8192: capped, used within limit"
     assert_output "spun"
     # signals that arrive while one is handled may merge: at least one, at most 30
     n=$(ls "$BATS_TEST_TMPDIR"/s.* | wc -l)
-    [ "$n" -ge 1 ] && [ "$n" -le 30 ]
+    [ "$n" -ge 1 ]
+    [ "$n" -le 30 ]
     for f in "$BATS_TEST_TMPDIR"/s.*; do grep -q "asked for by SIGUSR1" "$f"; done
     grep -q "report of pid .* at exit" "$BATS_TEST_TMPDIR/s"
 }

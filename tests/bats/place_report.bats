@@ -440,7 +440,8 @@ PY
                 return 1
             }
         done
-        [ ! -e m.json ] && [ ! -e x.svg ]
+        [ ! -e m.json ]
+        [ ! -e x.svg ]
     done
     # standard input too
     run --separate-stderr "$PLACE_REPORT" render - <truncated.json
