@@ -12,6 +12,7 @@
 #include "dry.h"
 #include "memo.h"
 #include "modules.h"
+#include "outside.h"
 #include "sampler.h"
 #include "site.h"
 #include "whose.h"
@@ -144,15 +145,18 @@ static void *serve(int rule, struct place_request *r, unsigned *tier)
 
 /* Leaves the guard raised at entry (was) and gives errno glibc's meaning: untouched
  * (saved) on success, ENOMEM on failure. A dram block (r's) is counted outside the
- * guard, in the thread's own counts; a placed one may be the profile's sample. */
+ * guard, in the thread's own counts; a placed one may be the profile's sample. The
+ * thread registers either way: the fast path (place_alloc) serves registered threads
+ * only, and a thread whose allocations a site rule looks at but never takes would
+ * otherwise never reach it. */
 static void *done(void *p, const struct place_request *r, unsigned tier, uint8_t was, int saved)
 {
     place_guard_leave(was);
+    place_thread_seen();
     if (tier == 0) {
         if (place_counting)
             place_count_glibc(p, r->size, r->ra);
     } else {
-        place_thread_seen();
         if (p && place_counting && place_sample_due(r->size))
             place_sample(p, r->size, tier, r->ra);
     }
@@ -232,8 +236,10 @@ static inline bool site_takes(unsigned c, const uint64_t *cum, unsigned frames)
 }
 
 /* A site path's block that the bin cannot give (the guard up): its class's first rule
- * with an empty bin, else the next rule the caller's frames (cum, frames) match, or
- * none; never looked up again. */
+ * with an empty bin (or none yet), else the next rule the caller's frames (cum, frames)
+ * match, never looked up again; or no rule, and the block is glibc's as if its size
+ * were outside the window (the outside table's entry, a tail call: a site rule's misses
+ * cost the lookup and nothing more). */
 __attribute__((noinline)) static void *site_refused(unsigned c, size_t size, uintptr_t ra,
                                                     enum place_call call, const uint64_t *cum,
                                                     unsigned frames)
@@ -242,6 +248,8 @@ __attribute__((noinline)) static void *site_refused(unsigned c, size_t size, uin
                    ? class_first[c]
                    : match_from(PLACE_API_MALLOC, size, ra, class_first[c] + 1u, cum, frames);
     place_guard_leave(PLACE_THREAD_ACTIVE);
+    if (rule < 0)
+        return call == PLACE_CALLOC ? place_outside.calloc(1, size) : place_outside.malloc(size);
     return alloc_slow(size, 0, call, ra, rule);
 }
 
@@ -250,7 +258,7 @@ static inline __attribute__((always_inline)) void *
 site_known(struct place_bins *b, unsigned c, struct place_tier *t, size_t size, uintptr_t ra,
            enum place_call call, const uint64_t *cum, unsigned frames)
 {
-    if (site_takes(c, cum, frames) && b->bin[c].n != 0)
+    if (site_takes(c, cum, frames) && b && b->bin[c].n != 0)
         return from_bin(b, c, t, size, ra, call);
     return site_refused(c, size, ra, call, cum, frames);
 }
@@ -292,15 +300,17 @@ void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
     if (__builtin_expect(size <= PLACE_SMALL_MAX && !align, 1)) {
         unsigned c = place_size_class(size);
         struct place_tier *t = fast[c].tier;
-        struct place_bins *b;
-        if (t && size - fast[c].lo <= fast[c].span &&
-            (b = place_cache_bins(t->index)) && place_self.state == PLACE_THREAD_ACTIVE) {
+        if (t && size - fast[c].lo <= fast[c].span && place_self.state == PLACE_THREAD_ACTIVE) {
+            /* NULL until the thread's first block of the tier: a site lookup goes on */
+            struct place_bins *b = place_cache_bins(t->index);
             if (fast[c].patterns)
                 return fast_site(b, c, t, size, ra, call);
-            place_guard_enter();
-            if (__builtin_expect(b->bin[c].n != 0, 1))
-                return from_bin(b, c, t, size, ra, call);
-            place_guard_leave(PLACE_THREAD_ACTIVE);
+            if (b) {
+                place_guard_enter();
+                if (__builtin_expect(b->bin[c].n != 0, 1))
+                    return from_bin(b, c, t, size, ra, call);
+                place_guard_leave(PLACE_THREAD_ACTIVE);
+            }
         }
     }
     return alloc_slow(size, align, call, ra, ASK);

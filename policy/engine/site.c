@@ -9,34 +9,48 @@
 #include <libunwind.h>
 
 #include "../../config/policy.h"
+#include "../base/cfi.h"
 #include "../base/claim.h"
 #include "../base/pages.h"
 #include "memo.h"
 #include "modules.h"
 
-/* Process-wide: a return address's pattern matches, valid for one module generation.
- * A full neighbourhood means asking the modules each time. */
+/* Process-wide: a return address's pattern matches and its frame's layout at the call
+ * (base/cfi.h), valid for one module generation. A full neighbourhood means asking the
+ * modules and the unwind information each time. */
 enum { ADDRESS_BITS = 14, PROBES = 16 };
 
 static _Atomic uint64_t address_keys[1 << ADDRESS_BITS];
 static struct {
-    _Atomic uint64_t mask;
-    _Atomic uint32_t gen; /* 0 while the mask is being written, or never written */
+    _Atomic uint64_t mask, rule;
+    _Atomic uint32_t gen; /* 0 while the entry is being written, or never written */
 } addresses[1 << ADDRESS_BITS];
 
-uint64_t place_site_mask(uintptr_t ra)
+/* ra's patterns, and its frame's rule in *rule. Every writer of an entry writes the same
+ * answers for one generation, so a reader that saw the generation reads them whole. */
+static uint64_t address(uintptr_t ra, uint64_t *rule)
 {
     uint32_t gen = place_modules_generation(), at;
     long i = place_claim(address_keys, ADDRESS_BITS, PROBES, ra);
-    if (i < 0)
-        return place_modules_match(ra, &at);
-    if (atomic_load_explicit(&addresses[i].gen, memory_order_acquire) == gen)
+    if (i >= 0 && atomic_load_explicit(&addresses[i].gen, memory_order_acquire) == gen) {
+        *rule = atomic_load_explicit(&addresses[i].rule, memory_order_relaxed);
         return atomic_load_explicit(&addresses[i].mask, memory_order_relaxed);
+    }
     uint64_t mask = place_modules_match(ra, &at);
-    atomic_store_explicit(&addresses[i].gen, 0, memory_order_relaxed);
-    atomic_store_explicit(&addresses[i].mask, mask, memory_order_relaxed);
-    atomic_store_explicit(&addresses[i].gen, at, memory_order_release);
+    *rule = place_cfi_rule_at(ra - 1);
+    if (i >= 0) {
+        atomic_store_explicit(&addresses[i].gen, 0, memory_order_relaxed);
+        atomic_store_explicit(&addresses[i].mask, mask, memory_order_relaxed);
+        atomic_store_explicit(&addresses[i].rule, *rule, memory_order_relaxed);
+        atomic_store_explicit(&addresses[i].gen, at, memory_order_release);
+    }
     return mask;
+}
+
+uint64_t place_site_mask(uintptr_t ra)
+{
+    uint64_t rule;
+    return address(ra, &rule);
 }
 
 /* Patterns no frame matches (PLACE_WRAPPER is never among a frame's patterns): frames are
@@ -111,15 +125,21 @@ static void caller_only(struct place_memo *m, uintptr_t ra, uint64_t first)
     m->n = m->raw = 1;
 }
 
-/* Adds frame ip (its slot: 0 when unknown) to m: a wrapper while no frame has been
- * counted yet is read but not counted, its patterns going into the first counted
- * frame's. Returns whether frames above ip are still wanted: fewer than depth counted,
- * and the patterns seen not yet all of `stop` (past which no rule's answer changes). */
-static bool add_frame(struct place_memo *m, uintptr_t ip, uintptr_t slot, unsigned depth,
-                      uint64_t stop, uint64_t *cum)
+/* The patterns of frame ip that add_frame needs: a sample (stop NEVER) wants the
+ * wrapper bit alone, and only until a frame counts. */
+static uint64_t wanted(const struct place_memo *m, uintptr_t ip, uint64_t stop)
 {
-    /* a sample (stop NEVER) wants the wrapper bit alone, and only until a frame counts */
-    uint64_t mask = m->n == 0 || stop != NEVER ? place_site_mask(ip) : 0;
+    return m->n == 0 || stop != NEVER ? place_site_mask(ip) : 0;
+}
+
+/* Adds frame ip (its slot: 0 when unknown; its patterns: mask) to m: a wrapper while no
+ * frame has been counted yet is read but not counted, its patterns going into the first
+ * counted frame's. Returns whether frames above ip are still wanted: fewer than depth
+ * counted, and the patterns seen not yet all of `stop` (past which no rule's answer
+ * changes). */
+static bool add_frame(struct place_memo *m, uintptr_t ip, uintptr_t slot, uint64_t mask,
+                      unsigned depth, uint64_t stop, uint64_t *cum)
+{
     m->frame[m->raw].ra = ip;
     m->frame[m->raw++].slot = slot;
     *cum |= mask & ~PLACE_WRAPPER;
@@ -184,6 +204,50 @@ static void last_is_site(struct place_memo *m, uint64_t cum)
         m->cum[m->n++] = cum;
 }
 
+/* The frames from ra up, stepped through by their unwind information (base/cfi.h):
+ * libplace's own frames first, from this one to the entry point's, then the program's,
+ * each with the slot of its return address, a table lookup and a few loads a frame. No
+ * lock and no system call, so no fork handler, and a signal handler may walk too.
+ * Returns false, with m not filled, when a frame on the way is one the walker does not
+ * read (no unwind information, a signal frame, a layout by expression): libunwind's. */
+static bool walk(struct place_memo *m, uintptr_t ra, unsigned depth, uint64_t stop)
+{
+#if defined(__x86_64__)
+    uintptr_t ip, sp, bp;
+    uint64_t rule;
+    PLACE_CFI_HERE(ip, sp, bp);
+    address(ip + 1, &rule); /* the table's key is a return address: the call is the one before */
+    const uintptr_t *slot;
+    for (int k = 0;; k++) {
+        if (k == 8 || !(slot = place_cfi_step(rule, &sp, &bp)))
+            return false;
+        if (*slot == ra)
+            break;
+        address(*slot, &rule);
+    }
+    m->n = m->raw = 0;
+    uint64_t cum = 0;
+    for (;;) {
+        uintptr_t at = *slot;
+        uint64_t mask = address(at, &rule);
+        if (!add_frame(m, at, (uintptr_t)slot, mask, depth, stop, &cum))
+            break;
+        if (!(slot = place_cfi_step(rule, &sp, &bp))) {
+            if (!(rule & PLACE_CFI_OUTERMOST))
+                return false;
+            break; /* the stack's first frame */
+        }
+        if (*slot == 0)
+            break;
+    }
+    last_is_site(m, cum);
+    return true;
+#else
+    (void)m, (void)ra, (void)depth, (void)stop;
+    return false;
+#endif
+}
+
 /* Unwinds, fills m with the frames from ra (whose patterns are first) up, and says
  * whether the stack slots of all of them were found (only then can the memo be trusted
  * later). */
@@ -218,7 +282,8 @@ static bool unwind(struct place_memo *m, uintptr_t ra, uint64_t first, unsigned 
         readable &= unw_is_signal_frame(&c) <= 0;
         uintptr_t slot = readable ? slot_of((uintptr_t)sp, (uintptr_t)ip) : 0;
         trusted &= slot != 0;
-        more = add_frame(m, (uintptr_t)ip, slot, depth, all_patterns, &cum);
+        more = add_frame(m, (uintptr_t)ip, slot, wanted(m, (uintptr_t)ip, all_patterns), depth,
+                         all_patterns, &cum);
     } while (more && unw_step(&c) > 0);
     last_is_site(m, cum);
     return trusted && m->n > 0;
@@ -242,7 +307,9 @@ static void trace(struct place_memo *m, uintptr_t ra, uint64_t first, unsigned d
         if (!more && k < 8) {
             m->n = m->raw = 0;
             uint64_t cum = 0;
-            while (k < got && (more = add_frame(m, (uintptr_t)ips[k], 0, depth, stop, &cum)))
+            while (k < got && (more = add_frame(m, (uintptr_t)ips[k], 0,
+                                                wanted(m, (uintptr_t)ips[k], stop), depth, stop,
+                                                &cum)))
                 k++;
             if (!more || got < asked || asked == full) {
                 last_is_site(m, cum);
@@ -260,9 +327,11 @@ static void trace(struct place_memo *m, uintptr_t ra, uint64_t first, unsigned d
 unsigned place_site_frames(uintptr_t ra, unsigned depth, uintptr_t *out)
 {
     struct place_memo m;
-    unwind_begin();
-    trace(&m, ra, 0, depth, NEVER);
-    unwind_end();
+    if (!walk(&m, ra, depth, NEVER)) {
+        unwind_begin();
+        trace(&m, ra, 0, depth, NEVER);
+        unwind_end();
+    }
     /* the counted frames are the last read: the wrappers came first */
     for (unsigned k = 0; k < m.n; k++)
         out[k] = m.frame[m.raw - m.n + k].ra;
@@ -327,6 +396,8 @@ const uint64_t *place_site_masks_unknown(uintptr_t ra, uintptr_t sp, unsigned de
     if (first == all_patterns) { /* the caller alone decides: nothing to unwind or check */
         caller_only(m, ra, first);
         m->trusted = true;
+    } else if (walk(m, ra, depth, all_patterns)) {
+        m->trusted = m->n > 0;
     } else {
         unwind_begin();
         m->trusted = hot && unwind(m, ra, first, depth);
