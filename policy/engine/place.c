@@ -12,7 +12,6 @@
 #include "dry.h"
 #include "memo.h"
 #include "modules.h"
-#include "outside.h"
 #include "sampler.h"
 #include "site.h"
 #include "whose.h"
@@ -237,9 +236,10 @@ static inline bool site_takes(unsigned c, const uint64_t *cum, unsigned frames)
 
 /* A site path's block that the bin cannot give (the guard up): its class's first rule
  * with an empty bin (or none yet), else the next rule the caller's frames (cum, frames)
- * match, never looked up again; or no rule, and the block is glibc's as if its size
- * were outside the window (the outside table's entry, a tail call: a site rule's misses
- * cost the lookup and nothing more). */
+ * match, never looked up again; or no rule, and the block is glibc's: straight from it
+ * when nothing is counted (a site rule's misses cost the lookup and nothing more), else
+ * counted by the slow path, which knows the caller (the outside table's counted entries
+ * take their caller from their return address, which need not be the program's here). */
 __attribute__((noinline)) static void *site_refused(unsigned c, size_t size, uintptr_t ra,
                                                     enum place_call call, const uint64_t *cum,
                                                     unsigned frames)
@@ -248,8 +248,8 @@ __attribute__((noinline)) static void *site_refused(unsigned c, size_t size, uin
                    ? class_first[c]
                    : match_from(PLACE_API_MALLOC, size, ra, class_first[c] + 1u, cum, frames);
     place_guard_leave(PLACE_THREAD_ACTIVE);
-    if (rule < 0)
-        return call == PLACE_CALLOC ? place_outside.calloc(1, size) : place_outside.malloc(size);
+    if (rule < 0 && !place_counting)
+        return call == PLACE_CALLOC ? __libc_calloc(1, size) : __libc_malloc(size);
     return alloc_slow(size, 0, call, ra, rule);
 }
 

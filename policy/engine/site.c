@@ -10,41 +10,68 @@
 
 #include "../../config/policy.h"
 #include "../base/cfi.h"
-#include "../base/claim.h"
 #include "../base/pages.h"
 #include "memo.h"
 #include "modules.h"
 
 /* Process-wide: a return address's pattern matches and its frame's layout at the call
- * (base/cfi.h), valid for one module generation. A full neighbourhood means asking the
- * modules and the unwind information each time. */
+ * (base/cfi.h), valid for one module generation. An entry is claimed for good by its
+ * key (never 0, never removed) and read where its key lies, one cache line; a full
+ * neighbourhood means asking the modules and the unwind information each time. */
 enum { ADDRESS_BITS = 14, PROBES = 16 };
 
-static _Atomic uint64_t address_keys[1 << ADDRESS_BITS];
-static struct {
-    _Atomic uint64_t mask, rule;
+static struct address {
+    _Atomic uint64_t key, mask, rule;
     _Atomic uint32_t gen; /* 0 while the entry is being written, or never written */
-} addresses[1 << ADDRESS_BITS];
+} addresses[1 << ADDRESS_BITS] __attribute__((aligned(32)));
 
-/* ra's patterns, and its frame's rule in *rule. Every writer of an entry writes the same
- * answers for one generation, so a reader that saw the generation reads them whole. */
-static uint64_t address(uintptr_t ra, uint64_t *rule)
+static inline uint64_t address_hash(uintptr_t ra)
+{
+    return (ra * 0x9e3779b97f4a7c15ull) >> (64 - ADDRESS_BITS);
+}
+
+/* address() for a key not at its hash's own slot, or not answered for this generation:
+ * probes, claims, fills. Every writer of an entry writes the same answers for one
+ * generation, so a reader that saw the generation reads them whole. */
+__attribute__((noinline)) static uint64_t address_slow(uintptr_t ra, uint64_t *rule)
 {
     uint32_t gen = place_modules_generation(), at;
-    long i = place_claim(address_keys, ADDRESS_BITS, PROBES, ra);
-    if (i >= 0 && atomic_load_explicit(&addresses[i].gen, memory_order_acquire) == gen) {
-        *rule = atomic_load_explicit(&addresses[i].rule, memory_order_relaxed);
-        return atomic_load_explicit(&addresses[i].mask, memory_order_relaxed);
+    struct address *e = NULL;
+    for (unsigned k = 0; k < PROBES && !e; k++) {
+        struct address *c = &addresses[(address_hash(ra) + k) & ((1u << ADDRESS_BITS) - 1)];
+        uint64_t seen = atomic_load_explicit(&c->key, memory_order_acquire);
+        if (seen == 0) /* claimed, or else seen is the key that won it */
+            atomic_compare_exchange_strong(&c->key, &seen, ra);
+        if (seen == 0 || seen == ra)
+            e = c;
+    }
+    if (e && atomic_load_explicit(&e->gen, memory_order_acquire) == gen) {
+        *rule = atomic_load_explicit(&e->rule, memory_order_relaxed);
+        return atomic_load_explicit(&e->mask, memory_order_relaxed);
     }
     uint64_t mask = place_modules_match(ra, &at);
     *rule = place_cfi_rule_at(ra - 1);
-    if (i >= 0) {
-        atomic_store_explicit(&addresses[i].gen, 0, memory_order_relaxed);
-        atomic_store_explicit(&addresses[i].mask, mask, memory_order_relaxed);
-        atomic_store_explicit(&addresses[i].rule, *rule, memory_order_relaxed);
-        atomic_store_explicit(&addresses[i].gen, at, memory_order_release);
+    if (e) {
+        atomic_store_explicit(&e->gen, 0, memory_order_relaxed);
+        atomic_store_explicit(&e->mask, mask, memory_order_relaxed);
+        atomic_store_explicit(&e->rule, *rule, memory_order_relaxed);
+        atomic_store_explicit(&e->gen, at, memory_order_release);
     }
     return mask;
+}
+
+/* ra's patterns, and its frame's rule in *rule: most often in its hash's own slot. */
+static inline uint64_t address(uintptr_t ra, uint64_t *rule)
+{
+    const struct address *e = &addresses[address_hash(ra)];
+    if (__builtin_expect(atomic_load_explicit(&e->key, memory_order_relaxed) == ra &&
+                             atomic_load_explicit(&e->gen, memory_order_acquire) ==
+                                 place_modules_generation(),
+                         1)) {
+        *rule = atomic_load_explicit(&e->rule, memory_order_relaxed);
+        return atomic_load_explicit(&e->mask, memory_order_relaxed);
+    }
+    return address_slow(ra, rule);
 }
 
 uint64_t place_site_mask(uintptr_t ra)
@@ -349,24 +376,31 @@ void place_sites_start(uint64_t patterns)
     place_unwinder_start();
 }
 
-const uint64_t *place_site_masks_unknown(uintptr_t ra, uintptr_t sp, unsigned depth,
-                                         unsigned *n)
+/* A thread's entry when it has no table (its memo could not be made) */
+static __thread struct place_memo spare __attribute__((tls_model("initial-exec")));
+
+/* m, filled, becomes the entry of key (ra, sp, tag). */
+static const uint64_t *keep(struct place_memo *m, uintptr_t ra, uintptr_t sp, uint64_t tag,
+                            unsigned *n)
 {
-    static __thread uint64_t one __attribute__((tls_model("initial-exec")));
-    uint64_t mask = depth <= 1 ? place_site_mask(ra) : 0;
-    if (depth <= 1 && !(mask & PLACE_WRAPPER)) { /* the caller is the site */
-        one = mask;
-        *n = 1;
-        return &one;
-    }
-    uint64_t tag = place_memo_tag(depth);
-    static __thread struct place_memo spare __attribute__((tls_model("initial-exec")));
-    struct place_memo_set *table = own_memos();
-    struct place_memo_set *set = table ? place_memo_set_of(table, ra, sp) : NULL;
+    m->ra = ra;
+    m->sp = sp;
+    m->tag = tag;
+    *n = m->n;
+    return m->cum;
+}
+
+/* A stack the walker cannot read (a signal frame, code without unwind information),
+ * libunwind's: traced (its backtrace: ~80 ns for 12 frames once their layout is known,
+ * but no slots) until it has been seen HOT times, then unwound frame by frame (its
+ * cursor: two system calls a frame, ~4 us for 12, but the slots that make every later
+ * hit a few loads). One key may have several trusted entries: the same call at the same
+ * depth from different callers further up; an untrusted entry of the key counts the
+ * sightings of every other stack it has. */
+static const uint64_t *unwound(struct place_memo_set *set, uintptr_t ra, uintptr_t sp,
+                               uint64_t tag, uint64_t first, unsigned depth, unsigned *n)
+{
     struct place_memo *m = NULL;
-    /* One key may have several trusted entries: the same call at the same depth from
-     * different callers further up (sqlite3's allocation wrappers). An untrusted entry of
-     * the key counts the sightings of every other stack it has. */
     for (unsigned w = 0; set && w < PLACE_MEMO_WAYS; w++) {
         struct place_memo *e = &set->way[w];
         if (e->ra != ra || e->sp != sp || e->tag != tag)
@@ -378,11 +412,6 @@ const uint64_t *place_site_masks_unknown(uintptr_t ra, uintptr_t sp, unsigned de
             return e->cum;
         }
     }
-    /* A stack is traced (libunwind's backtrace: ~80 ns for 12 frames once their layout
-     * is known, but no slots) until it has been seen HOT times; then it is unwound frame
-     * by frame (libunwind's cursor: two system calls a frame, ~4 us for 12, but the
-     * slots that make every later hit a few loads). gcc's allocations come from so many
-     * stacks that unwinding each at its second sighting made it 2.5x slower. */
     enum { HOT = 64 };
     bool hot = m && ++m->seen >= HOT;
     if (!m && set) {
@@ -392,24 +421,44 @@ const uint64_t *place_site_masks_unknown(uintptr_t ra, uintptr_t sp, unsigned de
     } else if (!m) {
         m = &spare;
     }
-    uint64_t first = (depth <= 1 ? mask : place_site_mask(ra)) & ~PLACE_WRAPPER;
+    unwind_begin();
+    m->trusted = hot && unwind(m, ra, first, depth);
+    if (!hot)
+        trace(m, ra, first, depth, all_patterns);
+    unwind_end();
+    return keep(m, ra, sp, tag, n);
+}
+
+const uint64_t *place_site_masks_unknown(uintptr_t ra, uintptr_t sp, unsigned depth,
+                                         unsigned *n)
+{
+    static __thread uint64_t one __attribute__((tls_model("initial-exec")));
+    uint64_t mask = place_site_mask(ra);
+    if (depth <= 1 && !(mask & PLACE_WRAPPER)) { /* the caller is the site */
+        one = mask;
+        *n = 1;
+        return &one;
+    }
+    uint64_t tag = place_memo_tag(depth), first = mask & ~PLACE_WRAPPER;
+    struct place_memo_set *table = own_memos();
+    struct place_memo_set *set = table ? place_memo_set_of(table, ra, sp) : NULL;
+    /* the memo's hit (place_memo_hit) found no trusted entry: the stack is walked into
+     * the set's next victim, and trusted at once */
+    struct place_memo *m = set ? &set->way[set->victim] : &spare;
     if (first == all_patterns) { /* the caller alone decides: nothing to unwind or check */
         caller_only(m, ra, first);
         m->trusted = true;
     } else if (walk(m, ra, depth, all_patterns)) {
         m->trusted = m->n > 0;
     } else {
-        unwind_begin();
-        m->trusted = hot && unwind(m, ra, first, depth);
-        if (!hot)
-            trace(m, ra, first, depth, all_patterns);
-        unwind_end();
+        m->ra = 0; /* half written: no key's entry */
+        m->trusted = false;
+        return unwound(set, ra, sp, tag, first, depth, n);
     }
-    m->ra = ra;
-    m->sp = sp;
-    m->tag = tag;
-    *n = m->n;
-    return m->cum;
+    if (set)
+        set->victim = (set->victim + 1) % PLACE_MEMO_WAYS;
+    m->seen = 0;
+    return keep(m, ra, sp, tag, n);
 }
 
 const uint64_t *place_site_masks(uintptr_t ra, uintptr_t sp, unsigned depth, unsigned *n)

@@ -151,3 +151,22 @@ assert b["tiers"] == {"dram": 6553600}, b' "$BATS_TEST_TMPDIR/report.json"
     run node dram frees
     assert_output 0
 }
+
+@test "a site rule's misses: the blocks it does not take keep the program's sites in the profile" {
+    # make_nodes' blocks are looked up by the rule and left to glibc, each on the program's
+    # row; make_buffers' are placed
+    twonew LIBPLACE_SAMPLE=all LIBPLACE_KIND_NODE=dram 'LIBPLACE_RULES=site=*make_buffers* depth=4 to=node' \
+        1000 100 10
+    run /usr/bin/python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))["profile"]
+first = [s["frames"][0]["symbol"] or "" for s in p["top"] if s["frames"]]
+assert not [f for f in first if "libplace" in f], first
+rows = {f: s for f, s in zip(first, [s for s in p["top"] if s["frames"]])}
+nodes = [s for f, s in rows.items() if "make_nodes" in f]
+buffers = [s for f, s in rows.items() if "make_buffers" in f]
+assert len(nodes) == 1 and nodes[0]["calls"] == 1000 and list(nodes[0]["tiers"]) == ["dram"], nodes
+assert len(buffers) == 1 and buffers[0]["calls"] == 100 and list(buffers[0]["tiers"]) == ["node"], buffers' \
+        "$BATS_TEST_TMPDIR/report.json"
+    assert_success
+}
