@@ -29,12 +29,18 @@ enum {
 /* The rule in force at pc; for a return address, pass the address less one (the call). */
 uint64_t place_cfi_rule_at(uintptr_t pc);
 
+/* A frame as a walk steps through it: the code address it is at, its stack and frame
+ * pointers. */
+struct place_cfi_frame {
+    uintptr_t ip, sp, bp;
+};
+
 #if defined(__x86_64__)
-/* The calling code's own address, stack pointer and frame pointer, as one instruction
- * sees them: a walk's starting point (place_cfi_rule_at(ip) is their rule). */
-#define PLACE_CFI_HERE(ip, sp, bp)                                                                 \
+/* The calling code's own frame, as one instruction sees it: a walk's starting point
+ * (place_cfi_rule_at(f.ip) is its rule), valid while the calling function runs. */
+#define PLACE_CFI_HERE(f)                                                                          \
     __asm__ volatile("lea 0(%%rip), %0\n\tmov %%rsp, %1\n\tmov %%rbp, %2"                          \
-                     : "=r"(ip), "=r"(sp), "=r"(bp))
+                     : "=r"((f).ip), "=r"((f).sp), "=r"((f).bp))
 
 /* From a frame (its stack and frame pointers *sp, *bp, its rule) to its caller's: *sp and
  * *bp become the caller's, and the result is the slot of the return address into the
@@ -53,6 +59,8 @@ static inline const uintptr_t *place_cfi_step(uint64_t rule, uintptr_t *sp, uint
     *sp = cfa;
     return (const uintptr_t *)(cfa - sizeof(uintptr_t));
 }
+#else
+#define PLACE_CFI_HERE(f) ((f).ip = (f).sp = (f).bp = 0) /* no rule: walks go no further */
 #endif
 
 #endif

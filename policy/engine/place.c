@@ -244,9 +244,11 @@ __attribute__((noinline)) static void *site_refused(unsigned c, size_t size, uin
                                                     enum place_call call, const uint64_t *cum,
                                                     unsigned frames)
 {
-    int rule = site_takes(c, cum, frames)
-                   ? class_first[c]
-                   : match_from(PLACE_API_MALLOC, size, ra, class_first[c] + 1u, cum, frames);
+    unsigned next = class_first[c] + 1u;
+    int rule = site_takes(c, cum, frames) ? class_first[c]
+               : next < place_nrules
+                   ? match_from(PLACE_API_MALLOC, size, ra, next, cum, frames)
+                   : -1;
     place_guard_leave(PLACE_THREAD_ACTIVE);
     if (rule < 0 && !place_counting)
         return call == PLACE_CALLOC ? __libc_calloc(1, size) : __libc_malloc(size);
@@ -270,7 +272,9 @@ __attribute__((noinline)) static void *site_unknown(struct place_bins *b, unsign
                                                     enum place_call call)
 {
     unsigned frames;
-    const uint64_t *cum = place_site_masks_unknown(ra, sp, site_depth, &frames);
+    struct place_cfi_frame here; /* reached by tail calls: its caller is the program */
+    PLACE_CFI_HERE(here);
+    const uint64_t *cum = place_site_masks_unknown(ra, sp, site_depth, &frames, &here);
     return site_known(b, c, fast[c].tier, size, ra, call, cum, frames);
 }
 

@@ -30,10 +30,15 @@ static inline uint64_t address_hash(uintptr_t ra)
     return (ra * 0x9e3779b97f4a7c15ull) >> (64 - ADDRESS_BITS);
 }
 
+/* What the table answers for a return address: its patterns, its frame's rule. */
+struct answer {
+    uint64_t mask, rule;
+};
+
 /* address() for a key not at its hash's own slot, or not answered for this generation:
  * probes, claims, fills. Every writer of an entry writes the same answers for one
  * generation, so a reader that saw the generation reads them whole. */
-__attribute__((noinline)) static uint64_t address_slow(uintptr_t ra, uint64_t *rule)
+__attribute__((noinline)) static struct answer address_slow(uintptr_t ra)
 {
     uint32_t gen = place_modules_generation(), at;
     struct address *e = NULL;
@@ -45,39 +50,35 @@ __attribute__((noinline)) static uint64_t address_slow(uintptr_t ra, uint64_t *r
         if (seen == 0 || seen == ra)
             e = c;
     }
-    if (e && atomic_load_explicit(&e->gen, memory_order_acquire) == gen) {
-        *rule = atomic_load_explicit(&e->rule, memory_order_relaxed);
-        return atomic_load_explicit(&e->mask, memory_order_relaxed);
-    }
-    uint64_t mask = place_modules_match(ra, &at);
-    *rule = place_cfi_rule_at(ra - 1);
+    if (e && atomic_load_explicit(&e->gen, memory_order_acquire) == gen)
+        return (struct answer){atomic_load_explicit(&e->mask, memory_order_relaxed),
+                               atomic_load_explicit(&e->rule, memory_order_relaxed)};
+    struct answer a = {place_modules_match(ra, &at), place_cfi_rule_at(ra - 1)};
     if (e) {
         atomic_store_explicit(&e->gen, 0, memory_order_relaxed);
-        atomic_store_explicit(&e->mask, mask, memory_order_relaxed);
-        atomic_store_explicit(&e->rule, *rule, memory_order_relaxed);
+        atomic_store_explicit(&e->mask, a.mask, memory_order_relaxed);
+        atomic_store_explicit(&e->rule, a.rule, memory_order_relaxed);
         atomic_store_explicit(&e->gen, at, memory_order_release);
     }
-    return mask;
+    return a;
 }
 
-/* ra's patterns, and its frame's rule in *rule: most often in its hash's own slot. */
-static inline uint64_t address(uintptr_t ra, uint64_t *rule)
+/* ra's answers: most often in its hash's own slot. */
+static inline struct answer address(uintptr_t ra)
 {
     const struct address *e = &addresses[address_hash(ra)];
     if (__builtin_expect(atomic_load_explicit(&e->key, memory_order_relaxed) == ra &&
                              atomic_load_explicit(&e->gen, memory_order_acquire) ==
                                  place_modules_generation(),
-                         1)) {
-        *rule = atomic_load_explicit(&e->rule, memory_order_relaxed);
-        return atomic_load_explicit(&e->mask, memory_order_relaxed);
-    }
-    return address_slow(ra, rule);
+                         1))
+        return (struct answer){atomic_load_explicit(&e->mask, memory_order_relaxed),
+                               atomic_load_explicit(&e->rule, memory_order_relaxed)};
+    return address_slow(ra);
 }
 
 uint64_t place_site_mask(uintptr_t ra)
 {
-    uint64_t rule;
-    return address(ra, &rule);
+    return address(ra).mask;
 }
 
 /* Patterns no frame matches (PLACE_WRAPPER is never among a frame's patterns): frames are
@@ -232,32 +233,39 @@ static void last_is_site(struct place_memo *m, uint64_t cum)
 }
 
 /* The frames from ra up, stepped through by their unwind information (base/cfi.h):
- * libplace's own frames first, from this one to the entry point's, then the program's,
+ * libplace's own frames first, from `from` (NULL: this one) to the entry point's, then
+ * the program's,
  * each with the slot of its return address, a table lookup and a few loads a frame. No
  * lock and no system call, so no fork handler, and a signal handler may walk too.
  * Returns false, with m not filled, when a frame on the way is one the walker does not
  * read (no unwind information, a signal frame, a layout by expression): libunwind's. */
-static bool walk(struct place_memo *m, uintptr_t ra, unsigned depth, uint64_t stop)
+static bool walk(struct place_memo *m, uintptr_t ra, unsigned depth, uint64_t stop,
+                 const struct place_cfi_frame *from)
 {
 #if defined(__x86_64__)
-    uintptr_t ip, sp, bp;
-    uint64_t rule;
-    PLACE_CFI_HERE(ip, sp, bp);
-    address(ip + 1, &rule); /* the table's key is a return address: the call is the one before */
+    struct place_cfi_frame here;
+    if (!from) {
+        PLACE_CFI_HERE(here);
+        from = &here;
+    }
+    uintptr_t sp = from->sp, bp = from->bp;
+    /* the table's key is a return address: the call is the one before */
+    uint64_t rule = address(from->ip + 1).rule;
     const uintptr_t *slot;
     for (int k = 0;; k++) {
         if (k == 8 || !(slot = place_cfi_step(rule, &sp, &bp)))
             return false;
         if (*slot == ra)
             break;
-        address(*slot, &rule);
+        rule = address(*slot).rule;
     }
     m->n = m->raw = 0;
     uint64_t cum = 0;
     for (;;) {
         uintptr_t at = *slot;
-        uint64_t mask = address(at, &rule);
-        if (!add_frame(m, at, (uintptr_t)slot, mask, depth, stop, &cum))
+        struct answer a = address(at);
+        rule = a.rule;
+        if (!add_frame(m, at, (uintptr_t)slot, a.mask, depth, stop, &cum))
             break;
         if (!(slot = place_cfi_step(rule, &sp, &bp))) {
             if (!(rule & PLACE_CFI_OUTERMOST))
@@ -270,7 +278,7 @@ static bool walk(struct place_memo *m, uintptr_t ra, unsigned depth, uint64_t st
     last_is_site(m, cum);
     return true;
 #else
-    (void)m, (void)ra, (void)depth, (void)stop;
+    (void)m, (void)ra, (void)depth, (void)stop, (void)from;
     return false;
 #endif
 }
@@ -354,7 +362,7 @@ static void trace(struct place_memo *m, uintptr_t ra, uint64_t first, unsigned d
 unsigned place_site_frames(uintptr_t ra, unsigned depth, uintptr_t *out)
 {
     struct place_memo m;
-    if (!walk(&m, ra, depth, NEVER)) {
+    if (!walk(&m, ra, depth, NEVER, NULL)) {
         unwind_begin();
         trace(&m, ra, 0, depth, NEVER);
         unwind_end();
@@ -430,7 +438,7 @@ static const uint64_t *unwound(struct place_memo_set *set, uintptr_t ra, uintptr
 }
 
 const uint64_t *place_site_masks_unknown(uintptr_t ra, uintptr_t sp, unsigned depth,
-                                         unsigned *n)
+                                         unsigned *n, const struct place_cfi_frame *from)
 {
     static __thread uint64_t one __attribute__((tls_model("initial-exec")));
     uint64_t mask = place_site_mask(ra);
@@ -448,7 +456,7 @@ const uint64_t *place_site_masks_unknown(uintptr_t ra, uintptr_t sp, unsigned de
     if (first == all_patterns) { /* the caller alone decides: nothing to unwind or check */
         caller_only(m, ra, first);
         m->trusted = true;
-    } else if (walk(m, ra, depth, all_patterns)) {
+    } else if (walk(m, ra, depth, all_patterns, from)) {
         m->trusted = m->n > 0;
     } else {
         m->ra = 0; /* half written: no key's entry */
@@ -464,5 +472,5 @@ const uint64_t *place_site_masks_unknown(uintptr_t ra, uintptr_t sp, unsigned de
 const uint64_t *place_site_masks(uintptr_t ra, uintptr_t sp, unsigned depth, unsigned *n)
 {
     const uint64_t *hit = place_memo_hit(ra, sp, depth, n);
-    return hit ? hit : place_site_masks_unknown(ra, sp, depth, n);
+    return hit ? hit : place_site_masks_unknown(ra, sp, depth, n, NULL);
 }

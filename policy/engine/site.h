@@ -17,6 +17,8 @@
 
 #include <stdint.h>
 
+#include "../base/cfi.h"
+
 /* For the frames above the allocation call whose return address is ra (frame 1, or the
  * first past the allocation wrappers ra is in: operator new, strdup, the policy's
  * `wrappers`, ...): element k of the result is the patterns matched by any of frames
@@ -26,10 +28,12 @@
 const uint64_t *place_site_masks(uintptr_t ra, uintptr_t sp, unsigned depth, unsigned *n);
 
 /* place_site_masks for a stack place_memo_hit (engine/memo.h) did not find: the caller
- * alone, the thread's table made, or the stack traced or unwound into a new or an
- * untrusted entry. */
+ * alone, the thread's table made, or the stack walked (or traced or unwound) into a new
+ * or an untrusted entry. from: a frame of the calling thread's between this call and
+ * the allocation's entry point (PLACE_CFI_HERE), where the walk starts, or NULL (here):
+ * the nearer the entry, the fewer of libplace's own frames it steps through. */
 const uint64_t *place_site_masks_unknown(uintptr_t ra, uintptr_t sp, unsigned depth,
-                                         unsigned *n);
+                                         unsigned *n, const struct place_cfi_frame *from);
 
 /* The caller's stack pointer: with ra, the key of site lookups. It need only be the same
  * whenever the program calls from the same frame, and a function without alloca keeps

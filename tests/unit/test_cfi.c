@@ -28,9 +28,10 @@ struct stacks {
 static __attribute__((noinline)) void both(struct stacks *s)
 {
 #if defined(__x86_64__)
-    uintptr_t ip, sp, bp;
-    PLACE_CFI_HERE(ip, sp, bp);
-    uint64_t rule = place_cfi_rule_at(ip);
+    struct place_cfi_frame f;
+    PLACE_CFI_HERE(f);
+    uintptr_t sp = f.sp, bp = f.bp;
+    uint64_t rule = place_cfi_rule_at(f.ip);
     const uintptr_t *slot;
     s->nw = 0;
     s->flags = 0;
