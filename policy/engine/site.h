@@ -1,17 +1,18 @@
 /* Call sites: which site patterns the frames above an allocation match.
  *
  * A repeated site must cost a lookup, not an unwind. Each thread remembers the stacks it
- * saw, keyed by the return address into the caller and the stack pointer at the call. A
- * stack seen often is unwound once with libunwind's cursor, which says where on the
- * stack each deeper return address lies: a later call with the same key whose return
- * addresses are still in those slots has the same frames, checked by reading them, a few
- * loads. Other stacks are traced with libunwind's backtrace, which keeps each frame's
- * layout per thread (~80 ns for 12 frames) but gives no slots; the cursor costs two
- * system calls a frame (libunwind blocks signals around each lookup). A key may keep
- * several stacks (one call reached from different callers at the same depth). Frames
- * past the first that match every pattern the rules name are never looked at: a caller
- * that does (site = * included) costs no unwinding at all. Each return address's
- * pattern matches are cached process wide. */
+ * saw, keyed by the return address into the caller and the stack pointer at the call,
+ * with the stack slot of each deeper return address: a later call with the same key
+ * whose return addresses are still in those slots has the same frames, checked by
+ * reading them, a few loads. A stack the memo lacks is walked by its frames' unwind
+ * information (base/cfi.h: each return address's frame layout read once, kept process
+ * wide with its pattern matches), a table lookup and a few loads a frame, which also
+ * finds the slots. Stacks the walker cannot read (a signal frame, code without unwind
+ * information) are libunwind's: traced by its backtrace (~80 ns for 12 frames, no
+ * slots), or unwound by its cursor once seen often (two system calls a frame: the
+ * slots). A key may keep several stacks (one call reached from different callers at the
+ * same depth). Frames past the first that match every pattern the rules name are never
+ * looked at: a caller that does (site = * included) costs no walk at all. */
 #ifndef PLACE_SITE_H
 #define PLACE_SITE_H
 
@@ -50,8 +51,8 @@ static inline uintptr_t place_stack_pointer(void)
 }
 
 /* The frames from ra up (frame 1 as for a rule's depth: past the allocation wrappers),
- * at most depth, into out; returns how many (ra alone when the unwinder cannot see it).
- * libunwind's backtrace, which keeps each frame's layout per thread. */
+ * at most depth, into out; returns how many (ra alone when no unwinder can see them).
+ * Walked, or libunwind's backtrace where the walker cannot read a frame. */
 unsigned place_site_frames(uintptr_t ra, unsigned depth, uintptr_t *out);
 
 /* The patterns the code address ra matches (engine/modules.h), PLACE_WRAPPER included,
