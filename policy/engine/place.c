@@ -189,7 +189,7 @@ __attribute__((noinline)) static void *alloc_slow(size_t size, size_t align, enu
 
 
 /* The fast path's rare ends with a report, as a tail call (so that the fast path itself
- * saves no register): a site the thread's pending entry e does not hold (NULL: it did),
+ * saves no register for them): a site the thread's pending entry e does not hold (NULL: it did),
  * a sample due; then the guard down and calloc's zeroes. key holds the tier and return
  * address. */
 __attribute__((noinline)) static void *fast_rare(struct place_site_pending *e, uint64_t key,
@@ -205,7 +205,7 @@ __attribute__((noinline)) static void *fast_rare(struct place_site_pending *e, u
 
 /* With the guard up: a block of class c from the thread's bin for t, which holds one,
  * counted, and the guard down. Every return is a tail call or a value, so that the fast
- * path saves no register. */
+ * path saves no register for its rare ends. */
 static inline __attribute__((always_inline)) void *from_bin(struct place_bins *b, unsigned c,
                                                             struct place_tier *t, size_t size,
                                                             uintptr_t ra, enum place_call call)
@@ -304,17 +304,18 @@ void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
     if (__builtin_expect(size <= PLACE_SMALL_MAX && !align, 1)) {
         unsigned c = place_size_class(size);
         struct place_tier *t = fast[c].tier;
-        if (t && size - fast[c].lo <= fast[c].span && place_self.state == PLACE_THREAD_ACTIVE) {
-            /* NULL until the thread's first block of the tier: a site lookup goes on */
-            struct place_bins *b = place_cache_bins(t->index);
+        struct place_bins *b;
+        /* the bins are NULL until the thread's first block of the tier: a site lookup
+         * goes on without them */
+        if (t && size - fast[c].lo <= fast[c].span &&
+            ((b = place_cache_bins(t->index)) || fast[c].patterns) &&
+            place_self.state == PLACE_THREAD_ACTIVE) {
             if (fast[c].patterns)
                 return fast_site(b, c, t, size, ra, call);
-            if (b) {
-                place_guard_enter();
-                if (__builtin_expect(b->bin[c].n != 0, 1))
-                    return from_bin(b, c, t, size, ra, call);
-                place_guard_leave(PLACE_THREAD_ACTIVE);
-            }
+            place_guard_enter();
+            if (__builtin_expect(b->bin[c].n != 0, 1))
+                return from_bin(b, c, t, size, ra, call);
+            place_guard_leave(PLACE_THREAD_ACTIVE);
         }
     }
     return alloc_slow(size, align, call, ra, ASK);
