@@ -120,7 +120,7 @@ dram_counts() {
 # its own; site rules of depth 1 and 4; a limited node that falls back, waits or
 # overflows; a dry run planning for an HBW tier this machine lacks. Written into
 # $BATS_TEST_TMPDIR/policies, one NAME.ini each.
-PLACING_POLICIES="all site1 site4 fallback wait overflow dry"
+PLACING_POLICIES="all site1 site4 walk8 fallback wait overflow dry"
 write_placing_policies() {
     local d=$BATS_TEST_TMPDIR/policies node='[tier node]
 kind = dram'
@@ -128,6 +128,9 @@ kind = dram'
     printf '%s\n[rule all]\nsize = 0..\nto = node\n' "$node" >"$d/all.ini"
     printf '%s\n[rule s]\nsize = 0..\nsite = *\ndepth = 1\nto = node\n' "$node" >"$d/site1.ini"
     printf '%s\n[rule s]\nsize = 0..\nsite = *\ndepth = 4\nto = node\n' "$node" >"$d/site4.ini"
+    # a pattern the first frame seldom matches: every other stack is walked 8 frames deep
+    # (or handed to libunwind), and a block is placed when main or libc's start is there
+    printf '%s\n[rule s]\nsize = 0..\nsite = *main*\ndepth = 8\nto = node\n' "$node" >"$d/walk8.ini"
     printf '%s\nlimit = 4M\n[rule all]\nsize = 0..\nto = node, dram\n' "$node" >"$d/fallback.ini"
     printf '%s\nlimit = 32M\n[rule all]\nsize = 0..\nto = node, dram\non_full = wait\nwait = 5ms\n' \
         "$node" >"$d/wait.ini"
