@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # Real, unmodified programs (programs.bash) under placing policies (helpers.bash:
-# PLACING_POLICIES): everything placed, site rules of depth 1 and 4 that the first frame decides and one that walks 8 frames, limits that fall
-# back, wait and overflow, a dry run. The same output and exit status as without libplace,
-# and in every run some process placed blocks.
+# PLACING_POLICIES): everything placed, site rules of depth 1 and 4 that the first frame
+# decides and one that walks 8 frames, limits that fall back, wait and overflow, a dry
+# run. The same output and exit status as without libplace, and in every run some
+# process placed blocks.
 
 load helpers
 load programs
