@@ -5,20 +5,26 @@
 #include <stddef.h>
 #include <string.h>
 
-#if defined(__x86_64__)
+#if PLACE_CFI_WALKS
 
 /* DWARF's register numbers on x86-64 */
 enum { REG_BP = 6, REG_SP = 7, REG_RA = 16 };
 
-/* A byte range of the object's mapping being read: every read stays inside it. */
+/* A byte range of the object's mapping being read: every read stays inside it, and a
+ * read that would not is remembered (bad), answers 0 and moves nothing. */
 struct bytes {
     const uint8_t *at, *end;
     bool bad;
 };
 
+static bool has(const struct bytes *b, uint64_t n)
+{
+    return !b->bad && b->at <= b->end && n <= (uint64_t)(b->end - b->at);
+}
+
 static uint64_t get(struct bytes *b, size_t n)
 {
-    if (b->bad || (size_t)(b->end - b->at) < n) {
+    if (!has(b, n)) {
         b->bad = true;
         return 0;
     }
@@ -28,12 +34,10 @@ static uint64_t get(struct bytes *b, size_t n)
     return v;
 }
 
-static uint64_t uleb(struct bytes *b);
-
-/* Skips a block of n bytes (an expression) */
+/* Skips a block of n bytes (an expression). */
 static void skip(struct bytes *b, uint64_t n)
 {
-    if (b->bad || n > (uint64_t)(b->end - b->at))
+    if (!has(b, n))
         b->bad = true;
     else
         b->at += n;
@@ -68,8 +72,20 @@ static int64_t sleb(struct bytes *b)
     return (int64_t)v;
 }
 
-/* A pointer in a DW_EH_PE_* encoding: pcrel from where it lies, datarel from `data`.
- * Indirect pointers and aligned ones are not met in .eh_frame's FDEs: refused. */
+/* A factored offset (an operand times the CIE's alignment factor), or bad on overflow. */
+static int64_t factored(struct bytes *b, int64_t operand, int64_t factor)
+{
+    int64_t v;
+    if (__builtin_mul_overflow(operand, factor, &v)) {
+        b->bad = true;
+        return 0;
+    }
+    return v;
+}
+
+/* A pointer in a DW_EH_PE_* encoding: absolute, pcrel from where it lies, or datarel
+ * from `data` (.eh_frame_hdr's start; 0 where there is none). Indirect and aligned
+ * pointers are not met in .eh_frame's FDEs: refused. */
 static uintptr_t pointer(struct bytes *b, uint8_t enc, uintptr_t data)
 {
     uintptr_t here = (uintptr_t)b->at, v;
@@ -85,21 +101,24 @@ static uintptr_t pointer(struct bytes *b, uint8_t enc, uintptr_t data)
     case 0x0c: v = get(b, 8); break;
     default: b->bad = true; return 0;
     }
-    switch (enc & 0x70) {
+    switch (enc & 0xf0) {
     case 0x00: return v;
     case 0x10: return v + here;
-    case 0x30: return v + data;
+    case 0x30:
+        if (data)
+            return v + data;
+        /* fall through */
     default: b->bad = true; return 0;
     }
 }
 
 /* What the walker needs of a row of the table: the CFA's register and offset, the frame
- * pointer's and the return address's rules. */
+ * pointer's, the return address's and the stack pointer's rules. */
 struct row {
-    uint8_t cfa_reg;
+    uint64_t cfa_reg;
     bool cfa_expr;
     int64_t cfa_off;
-    enum { SAME, AT_CFA, OTHER, UNDEFINED } bp, ra;
+    enum { SAME, AT_CFA, OTHER, UNDEFINED } bp, ra, sp;
     int64_t bp_off, ra_off;
 };
 
@@ -119,14 +138,14 @@ static bool read_cie(const uint8_t *p, const uint8_t *lo, const uint8_t *hi, str
         return false;
     struct bytes b = {p, hi, false};
     uint64_t len = get(&b, 4);
-    if (len == 0 || len == 0xffffffff || len > (uint64_t)(hi - b.at))
+    if (len == 0 || len == 0xffffffff || !has(&b, len))
         return false;
     b.end = b.at + len;
     if (get(&b, 4) != 0) /* CIE id */
         return false;
     uint64_t version = get(&b, 1);
     const char *aug = (const char *)b.at;
-    size_t n = strnlen(aug, (size_t)(b.end - b.at));
+    size_t n = b.bad ? 0 : strnlen(aug, (size_t)(b.end - b.at));
     if (b.bad || n == (size_t)(b.end - b.at) || (version != 1 && version != 3))
         return false;
     b.at += n + 1;
@@ -137,7 +156,7 @@ static bool read_cie(const uint8_t *p, const uint8_t *lo, const uint8_t *hi, str
     if (aug[0] == 'z') {
         c->z = true;
         uint64_t auglen = uleb(&b);
-        if (b.bad || auglen > (uint64_t)(b.end - b.at))
+        if (!has(&b, auglen))
             return false;
         struct bytes a = {b.at, b.at + auglen, false};
         b.at += auglen;
@@ -147,7 +166,7 @@ static bool read_cie(const uint8_t *p, const uint8_t *lo, const uint8_t *hi, str
             case 'L': get(&a, 1); break;
             case 'P': {
                 uint8_t enc = (uint8_t)get(&a, 1);
-                pointer(&a, enc & 0x7f, 0); /* the personality routine: skipped */
+                pointer(&a, enc & 0x7f, 0); /* the personality routine (maybe indirect): skipped */
                 break;
             }
             case 'S': c->signal = true; break;
@@ -179,7 +198,7 @@ static bool run(struct bytes b, const struct cie *c, uintptr_t pc, uintptr_t *lo
         case 1: delta = low; goto advance;
         case 2:
             reg = low;
-            off = (int64_t)uleb(&b) * c->data_align;
+            off = factored(&b, (int64_t)uleb(&b), c->data_align);
             goto offset;
         case 3:
             reg = low;
@@ -187,19 +206,28 @@ static bool run(struct bytes b, const struct cie *c, uintptr_t pc, uintptr_t *lo
         }
         switch (op) {
         case 0x00: break; /* nop */
-        case 0x01: *loc = pointer(&b, c->fde_enc, 0); if (*loc > pc) return true; break;
+        case 0x01: /* set_loc */
+            *loc = pointer(&b, c->fde_enc, 0);
+            if (b.bad)
+                return false;
+            if (*loc > pc)
+                return true;
+            break;
         case 0x02: delta = get(&b, 1); goto advance;
         case 0x03: delta = get(&b, 2); goto advance;
         case 0x04: delta = get(&b, 4); goto advance;
-        case 0x05: reg = uleb(&b); off = (int64_t)uleb(&b) * c->data_align; goto offset;
+        case 0x05:
+            reg = uleb(&b);
+            off = factored(&b, (int64_t)uleb(&b), c->data_align);
+            goto offset;
         case 0x06: reg = uleb(&b); goto restore;
-        case 0x07: /* undefined */
+        case 0x07: reg = uleb(&b); goto undefined;
         case 0x08: /* same value */
             reg = uleb(&b);
             if (reg == REG_BP)
-                r->bp = op == 0x08 ? SAME : UNDEFINED;
-            else if (reg == REG_RA)
-                r->ra = op == 0x08 ? OTHER : UNDEFINED;
+                r->bp = SAME;
+            else if (reg == REG_RA || reg == REG_SP)
+                goto other;
             break;
         case 0x09: /* register: the value lives in another register */
             reg = uleb(&b);
@@ -210,15 +238,13 @@ static bool run(struct bytes b, const struct cie *c, uintptr_t pc, uintptr_t *lo
                 return false;
             saved[depth++] = *r;
             break;
-        case 0x0b: {
+        case 0x0b: /* the whole row, the CFA's rule too, as gcc's unwinder and libunwind do */
             if (depth == 0)
                 return false;
-            /* the whole row, the CFA's rule too, as gcc's unwinder and libunwind do */
             *r = saved[--depth];
             break;
-        }
-        case 0x0c: r->cfa_reg = (uint8_t)uleb(&b); r->cfa_off = (int64_t)uleb(&b); r->cfa_expr = false; break;
-        case 0x0d: r->cfa_reg = (uint8_t)uleb(&b); r->cfa_expr = false; break;
+        case 0x0c: r->cfa_reg = uleb(&b); r->cfa_off = (int64_t)uleb(&b); r->cfa_expr = false; break;
+        case 0x0d: r->cfa_reg = uleb(&b); r->cfa_expr = false; break;
         case 0x0e: r->cfa_off = (int64_t)uleb(&b); break;
         case 0x0f: skip(&b, uleb(&b)); r->cfa_expr = true; break; /* def_cfa_expression */
         case 0x10: /* expression */
@@ -226,13 +252,16 @@ static bool run(struct bytes b, const struct cie *c, uintptr_t pc, uintptr_t *lo
             reg = uleb(&b);
             skip(&b, uleb(&b));
             goto other;
-        case 0x11: reg = uleb(&b); off = sleb(&b) * c->data_align; goto offset;
+        case 0x11:
+            reg = uleb(&b);
+            off = factored(&b, sleb(&b), c->data_align);
+            goto offset;
         case 0x12:
-            r->cfa_reg = (uint8_t)uleb(&b);
-            r->cfa_off = sleb(&b) * c->data_align;
+            r->cfa_reg = uleb(&b);
+            r->cfa_off = factored(&b, sleb(&b), c->data_align);
             r->cfa_expr = false;
             break;
-        case 0x13: r->cfa_off = sleb(&b) * c->data_align; break;
+        case 0x13: r->cfa_off = factored(&b, sleb(&b), c->data_align); break;
         case 0x14: /* val_offset: the value is an address, not a slot */
         case 0x15:
             reg = uleb(&b);
@@ -242,11 +271,16 @@ static bool run(struct bytes b, const struct cie *c, uintptr_t pc, uintptr_t *lo
                 sleb(&b);
             goto other;
         case 0x2e: uleb(&b); break; /* GNU_args_size: the CFA rule already counts pushes */
-        case 0x2f: reg = uleb(&b); off = -(int64_t)uleb(&b) * c->data_align; goto offset;
+        case 0x2f:
+            reg = uleb(&b);
+            off = -factored(&b, (int64_t)(uleb(&b) & INT64_MAX), c->data_align);
+            goto offset;
         default: return false;
         }
         continue;
     advance:
+        if (b.bad || delta > (UINTPTR_MAX - *loc) / (c->code_align ? c->code_align : 1))
+            return false;
         if (*loc + delta * c->code_align > pc)
             return true;
         *loc += delta * c->code_align;
@@ -256,6 +290,8 @@ static bool run(struct bytes b, const struct cie *c, uintptr_t pc, uintptr_t *lo
             r->bp = AT_CFA, r->bp_off = off;
         else if (reg == REG_RA)
             r->ra = AT_CFA, r->ra_off = off;
+        else if (reg == REG_SP)
+            r->sp = OTHER; /* the caller's stack pointer is not the CFA */
         continue;
     restore:
         if (!initial)
@@ -264,12 +300,24 @@ static bool run(struct bytes b, const struct cie *c, uintptr_t pc, uintptr_t *lo
             r->bp = initial->bp, r->bp_off = initial->bp_off;
         else if (reg == REG_RA)
             r->ra = initial->ra, r->ra_off = initial->ra_off;
+        else if (reg == REG_SP)
+            r->sp = initial->sp;
+        continue;
+    undefined:
+        if (reg == REG_BP)
+            r->bp = UNDEFINED;
+        else if (reg == REG_RA)
+            r->ra = UNDEFINED;
+        else if (reg == REG_SP)
+            r->sp = OTHER;
         continue;
     other:
         if (reg == REG_BP)
             r->bp = OTHER;
         else if (reg == REG_RA)
             r->ra = OTHER;
+        else if (reg == REG_SP)
+            r->sp = OTHER;
         continue;
     }
     return !b.bad;
@@ -278,6 +326,8 @@ static bool run(struct bytes b, const struct cie *c, uintptr_t pc, uintptr_t *lo
 /* The FDE that .eh_frame_hdr's sorted table gives for pc, or NULL. */
 static const uint8_t *find_fde(const uint8_t *hdr, const uint8_t *lo, const uint8_t *hi, uintptr_t pc)
 {
+    if (hdr < lo || hdr >= hi)
+        return NULL;
     struct bytes b = {hdr, hi, false};
     uint8_t version = (uint8_t)get(&b, 1), ptr_enc = (uint8_t)get(&b, 1);
     uint8_t count_enc = (uint8_t)get(&b, 1), table_enc = (uint8_t)get(&b, 1);
@@ -285,26 +335,30 @@ static const uint8_t *find_fde(const uint8_t *hdr, const uint8_t *lo, const uint
         return NULL;
     pointer(&b, ptr_enc, (uintptr_t)hdr);
     uint64_t count = pointer(&b, count_enc, (uintptr_t)hdr);
-    if (b.bad || count == 0 || count > (uint64_t)(hi - b.at) / 8)
+    if (b.bad || count == 0 || count > UINT64_MAX / 8 || !has(&b, count * 8))
         return NULL;
-    const int32_t *table = (const int32_t *)b.at;
+    const uint8_t *table = b.at;
+    int32_t entry[2];
     uint64_t first = 0, last = count; /* the last entry whose start is at or before pc */
     while (last - first > 1) {
         uint64_t mid = first + (last - first) / 2;
-        if ((uintptr_t)hdr + (intptr_t)table[2 * mid] <= pc)
+        memcpy(entry, table + 8 * mid, sizeof entry);
+        if ((uintptr_t)hdr + (intptr_t)entry[0] <= pc)
             first = mid;
         else
             last = mid;
     }
-    if ((uintptr_t)hdr + (intptr_t)table[2 * first] > pc)
+    memcpy(entry, table + 8 * first, sizeof entry);
+    if ((uintptr_t)hdr + (intptr_t)entry[0] > pc)
         return NULL;
-    const uint8_t *fde = hdr + table[2 * first + 1];
+    const uint8_t *fde = hdr + entry[1];
     return fde >= lo && fde < hi ? fde : NULL;
 }
 
 static uint64_t rule_of(const struct row *r)
 {
-    if (r->cfa_expr || (r->cfa_reg != REG_SP && r->cfa_reg != REG_BP) || r->cfa_off != (int32_t)r->cfa_off)
+    if (r->cfa_expr || (r->cfa_reg != REG_SP && r->cfa_reg != REG_BP) || r->sp != SAME ||
+        r->cfa_off != (int32_t)r->cfa_off)
         return 0;
     uint64_t rule = PLACE_CFI_KNOWN | (uint64_t)(uint32_t)(int32_t)r->cfa_off << 32;
     if (r->cfa_reg == REG_BP)
@@ -314,7 +368,8 @@ static uint64_t rule_of(const struct row *r)
     if (r->ra != AT_CFA || r->ra_off != -(int64_t)sizeof(uintptr_t))
         return 0;
     if (r->bp == AT_CFA) {
-        if (r->bp_off != (int16_t)r->bp_off)
+        /* below the return address, as every compiler saves it */
+        if (r->bp_off > -2 * (int64_t)sizeof(uintptr_t) || r->bp_off != (int16_t)r->bp_off)
             return 0;
         rule |= PLACE_CFI_BP_SAVED | (uint64_t)(uint16_t)(int16_t)r->bp_off << 16;
     } else if (r->bp != SAME) {
@@ -323,24 +378,22 @@ static uint64_t rule_of(const struct row *r)
     return rule;
 }
 
-uint64_t place_cfi_rule_at(uintptr_t pc)
+uint64_t place_cfi_rule_in(const uint8_t *hdr, const uint8_t *lo, const uint8_t *hi, uintptr_t pc)
 {
-    struct dl_find_object obj;
-    if (_dl_find_object((void *)pc, &obj) != 0 || !obj.dlfo_eh_frame)
-        return 0;
-    const uint8_t *lo = obj.dlfo_map_start, *hi = obj.dlfo_map_end;
-    const uint8_t *fde = find_fde(obj.dlfo_eh_frame, lo, hi, pc);
+    const uint8_t *fde = find_fde(hdr, lo, hi, pc);
     if (!fde)
         return 0;
     struct bytes b = {fde, hi, false};
     uint64_t len = get(&b, 4);
-    if (b.bad || len == 0 || len == 0xffffffff || len > (uint64_t)(hi - b.at))
+    if (b.bad || len == 0 || len == 0xffffffff || !has(&b, len))
         return 0;
     b.end = b.at + len;
     const uint8_t *id_at = b.at;
     uint32_t id = (uint32_t)get(&b, 4);
+    if (b.bad || id == 0 || id > (uintptr_t)(id_at - lo))
+        return 0;
     struct cie c;
-    if (b.bad || id == 0 || !read_cie(id_at - id, lo, hi, &c) || c.signal)
+    if (!read_cie(id_at - id, lo, hi, &c) || c.signal)
         return 0;
     uintptr_t start = pointer(&b, c.fde_enc, 0);
     uintptr_t range = pointer(&b, c.fde_enc & 0x0f, 0);
@@ -348,7 +401,7 @@ uint64_t place_cfi_rule_at(uintptr_t pc)
         skip(&b, uleb(&b));
     if (b.bad || pc < start || pc - start >= range)
         return 0;
-    struct row r = {.bp = SAME, .ra = OTHER}, initial;
+    struct row r = {.bp = SAME, .ra = OTHER, .sp = SAME}, initial;
     uintptr_t loc = start;
     if (!run(c.program, &c, ~(uintptr_t)0, &loc, &r, NULL))
         return 0;
@@ -359,7 +412,21 @@ uint64_t place_cfi_rule_at(uintptr_t pc)
     return rule_of(&r);
 }
 
+uint64_t place_cfi_rule_at(uintptr_t pc)
+{
+    struct dl_find_object obj;
+    if (_dl_find_object((void *)pc, &obj) != 0 || !obj.dlfo_eh_frame)
+        return 0;
+    return place_cfi_rule_in(obj.dlfo_eh_frame, obj.dlfo_map_start, obj.dlfo_map_end, pc);
+}
+
 #else
+
+uint64_t place_cfi_rule_in(const uint8_t *hdr, const uint8_t *lo, const uint8_t *hi, uintptr_t pc)
+{
+    (void)hdr, (void)lo, (void)hi, (void)pc;
+    return 0;
+}
 
 uint64_t place_cfi_rule_at(uintptr_t pc)
 {

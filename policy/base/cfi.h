@@ -29,37 +29,52 @@ enum {
 /* The rule in force at pc; for a return address, pass the address less one (the call). */
 uint64_t place_cfi_rule_at(uintptr_t pc);
 
+/* The same from the .eh_frame_hdr at hdr, every byte read inside [lo, hi) (the object's
+ * mapping): what place_cfi_rule_at asks once glibc has found the object. */
+uint64_t place_cfi_rule_in(const uint8_t *hdr, const uint8_t *lo, const uint8_t *hi, uintptr_t pc);
+
 /* A frame as a walk steps through it: the code address it is at, its stack and frame
  * pointers. */
 struct place_cfi_frame {
     uintptr_t ip, sp, bp;
 };
 
-#if defined(__x86_64__)
+/* Whether this machine's frames are read (x86-64's layouts, 64-bit pointers). */
+#if defined(__x86_64__) && defined(__LP64__)
+#define PLACE_CFI_WALKS 1
+
 /* The calling code's own frame, as one instruction sees it: a walk's starting point
- * (place_cfi_rule_at(f.ip) is its rule), valid while the calling function runs. */
+ * (place_cfi_rule_at(f.ip) is its rule), valid while the calling function runs. The
+ * frame pointer is read first, before an output the compiler gave its register is
+ * written. */
 #define PLACE_CFI_HERE(f)                                                                          \
-    __asm__ volatile("lea 0(%%rip), %0\n\tmov %%rsp, %1\n\tmov %%rbp, %2"                          \
-                     : "=r"((f).ip), "=r"((f).sp), "=r"((f).bp))
+    __asm__ volatile("mov %%rbp, %2\n\tlea 0(%%rip), %0\n\tmov %%rsp, %1"                          \
+                     : "=&r"((f).ip), "=&r"((f).sp), "=&r"((f).bp))
 
 /* From a frame (its stack and frame pointers *sp, *bp, its rule) to its caller's: *sp and
  * *bp become the caller's, and the result is the slot of the return address into the
- * caller, or NULL when the rule cannot be followed (unknown, outermost, or a CFA that
- * does not lie above the frame within 16 MiB: unwind information that does not describe
- * this stack). */
+ * caller, or NULL when the rule cannot be followed: unknown, outermost, or a layout this
+ * stack cannot have (a CFA not aligned, not above the return address's slot, or more
+ * than 16 MiB above the frame; a saved frame pointer not between the two). */
 static inline const uintptr_t *place_cfi_step(uint64_t rule, uintptr_t *sp, uintptr_t *bp)
 {
     if ((rule & (PLACE_CFI_KNOWN | PLACE_CFI_OUTERMOST)) != PLACE_CFI_KNOWN)
         return 0;
     uintptr_t cfa = ((rule & PLACE_CFI_CFA_BP) ? *bp : *sp) + (uintptr_t)(int64_t)(int32_t)(rule >> 32);
-    if (cfa <= *sp || cfa - *sp > (1u << 24))
+    if ((cfa & (sizeof(uintptr_t) - 1)) || cfa < *sp + sizeof(uintptr_t) ||
+        cfa - *sp > (1u << 24))
         return 0;
-    if (rule & PLACE_CFI_BP_SAVED)
-        *bp = *(const uintptr_t *)(cfa + (uintptr_t)(int64_t)(int16_t)(rule >> 16));
+    if (rule & PLACE_CFI_BP_SAVED) {
+        uintptr_t slot = cfa + (uintptr_t)(int64_t)(int16_t)(rule >> 16);
+        if (slot < *sp || slot > cfa - 2 * sizeof(uintptr_t))
+            return 0;
+        *bp = *(const uintptr_t *)slot;
+    }
     *sp = cfa;
     return (const uintptr_t *)(cfa - sizeof(uintptr_t));
 }
 #else
+#define PLACE_CFI_WALKS 0
 #define PLACE_CFI_HERE(f) ((f).ip = (f).sp = (f).bp = 0) /* no rule: walks go no further */
 #endif
 

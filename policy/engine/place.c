@@ -144,18 +144,15 @@ static void *serve(int rule, struct place_request *r, unsigned *tier)
 
 /* Leaves the guard raised at entry (was) and gives errno glibc's meaning: untouched
  * (saved) on success, ENOMEM on failure. A dram block (r's) is counted outside the
- * guard, in the thread's own counts; a placed one may be the profile's sample. The
- * thread registers either way: the fast path (place_alloc) serves registered threads
- * only, and a thread whose allocations a site rule looks at but never takes would
- * otherwise never reach it. */
+ * guard, in the thread's own counts; a placed one may be the profile's sample. */
 static void *done(void *p, const struct place_request *r, unsigned tier, uint8_t was, int saved)
 {
     place_guard_leave(was);
-    place_thread_seen();
     if (tier == 0) {
         if (place_counting)
             place_count_glibc(p, r->size, r->ra);
     } else {
+        place_thread_seen();
         if (p && place_counting && place_sample_due(r->size))
             place_sample(p, r->size, tier, r->ra);
     }
@@ -226,6 +223,15 @@ static inline __attribute__((always_inline)) void *from_bin(struct place_bins *b
     return call == PLACE_CALLOC ? memset(p, 0, size) : p;
 }
 
+/* The state a site path's thread had before its guard went up: place_alloc lets in a
+ * registered thread (it has a slot) and one not registered yet whose bins are not made
+ * (it has none), so that a thread whose blocks a site rule looks at and never takes
+ * needs no slot. */
+static inline uint8_t site_was(void)
+{
+    return place_self.slot ? PLACE_THREAD_ACTIVE : PLACE_THREAD_NEW;
+}
+
 /* Whether the masks of the caller's frames (place_site_masks's) match the patterns of
  * class c's first rule within its depth. */
 static inline bool site_takes(unsigned c, const uint64_t *cum, unsigned frames)
@@ -249,13 +255,14 @@ __attribute__((noinline)) static void *site_refused(unsigned c, size_t size, uin
                : next < place_nrules
                    ? match_from(PLACE_API_MALLOC, size, ra, next, cum, frames)
                    : -1;
-    place_guard_leave(PLACE_THREAD_ACTIVE);
+    place_guard_leave(site_was());
     if (rule < 0 && !place_counting)
         return call == PLACE_CALLOC ? __libc_calloc(1, size) : __libc_malloc(size);
     return alloc_slow(size, 0, call, ra, rule);
 }
 
-/* The site paths' end, once the caller's frames' masks are known (the guard up). */
+/* The site paths' end, once the caller's frames' masks are known (the guard up): only
+ * a registered thread has bins. */
 static inline __attribute__((always_inline)) void *
 site_known(struct place_bins *b, unsigned c, struct place_tier *t, size_t size, uintptr_t ra,
            enum place_call call, const uint64_t *cum, unsigned frames)
@@ -265,16 +272,19 @@ site_known(struct place_bins *b, unsigned c, struct place_tier *t, size_t size, 
     return site_refused(c, size, ra, call, cum, frames);
 }
 
-/* fast_site's lookup when the thread's memo does not hold the stack: traced or unwound
- * (the guard is up), then as fast_site. */
+/* fast_site's lookup when the thread's memo does not hold the stack: walked (the guard
+ * is up), then as fast_site. What the lookup calls may set errno (a table's mapping, the
+ * modules read anew), which glibc's malloc would have left alone. */
 __attribute__((noinline)) static void *site_unknown(struct place_bins *b, unsigned c, size_t size,
                                                     uintptr_t ra, uintptr_t sp,
                                                     enum place_call call)
 {
     unsigned frames;
+    int saved = errno;
     struct place_cfi_frame here; /* reached by tail calls: its caller is the program */
     PLACE_CFI_HERE(here);
     const uint64_t *cum = place_site_masks_unknown(ra, sp, site_depth, &frames, &here);
+    errno = saved;
     return site_known(b, c, fast[c].tier, size, ra, call, cum, frames);
 }
 
@@ -298,18 +308,20 @@ __attribute__((noinline)) static void *fast_site(struct place_bins *b, unsigned 
 /* A small block whose class's first rule takes it, served by the rule's first tier's
  * cache for the calling thread (active: registered, so it has a slot, and outside
  * libplace): no errno to keep, no lock, no shared counter. The bin is read only once the
- * guard is up, so that a signal handler's malloc in between cannot pop the same block. */
+ * guard is up, so that a signal handler's malloc in between cannot pop the same block.
+ * A class whose rule names sites is looked up here for a thread without bins too (none
+ * until its first block of the tier), registered or not yet (site_was). */
 void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
 {
     if (__builtin_expect(size <= PLACE_SMALL_MAX && !align, 1)) {
         unsigned c = place_size_class(size);
         struct place_tier *t = fast[c].tier;
         struct place_bins *b;
-        /* the bins are NULL until the thread's first block of the tier: a site lookup
-         * goes on without them */
         if (t && size - fast[c].lo <= fast[c].span &&
-            ((b = place_cache_bins(t->index)) || fast[c].patterns) &&
-            place_self.state == PLACE_THREAD_ACTIVE) {
+            ((b = place_cache_bins(t->index))
+                 ? place_self.state == PLACE_THREAD_ACTIVE
+                 : fast[c].patterns && (place_self.state == PLACE_THREAD_ACTIVE ||
+                                        place_self.state == PLACE_THREAD_NEW))) {
             if (fast[c].patterns)
                 return fast_site(b, c, t, size, ra, call);
             place_guard_enter();

@@ -10,14 +10,15 @@
 
 #include "../../config/policy.h"
 #include "../base/cfi.h"
+#include "../base/claim.h"
 #include "../base/pages.h"
 #include "memo.h"
 #include "modules.h"
 
 /* Process-wide: a return address's pattern matches and its frame's layout at the call
  * (base/cfi.h), valid for one module generation. An entry is claimed for good by its
- * key (never 0, never removed) and read where its key lies, one cache line; a full
- * neighbourhood means asking the modules and the unwind information each time. */
+ * key (base/claim.h) and read where its key lies, one cache line; a full neighbourhood
+ * means asking the modules and the unwind information each time. */
 enum { ADDRESS_BITS = 14, PROBES = 16 };
 
 static struct address {
@@ -25,37 +26,40 @@ static struct address {
     _Atomic uint32_t gen; /* 0 while the entry is being written, or never written */
 } addresses[1 << ADDRESS_BITS] __attribute__((aligned(32)));
 
-static inline uint64_t address_hash(uintptr_t ra)
-{
-    return (ra * 0x9e3779b97f4a7c15ull) >> (64 - ADDRESS_BITS);
-}
-
 /* What the table answers for a return address: its patterns, its frame's rule. */
 struct answer {
     uint64_t mask, rule;
 };
 
+/* e's answers into *a if they are whole and of generation gen: a sequence lock, the
+ * generation read before and after them (plain loads and compiler fences on x86-64). */
+static inline bool read_entry(const struct address *e, uint32_t gen, struct answer *a)
+{
+    if (atomic_load_explicit(&e->gen, memory_order_acquire) != gen)
+        return false;
+    a->mask = atomic_load_explicit(&e->mask, memory_order_relaxed);
+    a->rule = atomic_load_explicit(&e->rule, memory_order_relaxed);
+    atomic_thread_fence(memory_order_acquire);
+    return atomic_load_explicit(&e->gen, memory_order_relaxed) == gen;
+}
+
 /* address() for a key not at its hash's own slot, or not answered for this generation:
- * probes, claims, fills. Every writer of an entry writes the same answers for one
- * generation, so a reader that saw the generation reads them whole. */
+ * probes, claims, fills. An answer is kept only if the modules did not change while it
+ * was made. */
 __attribute__((noinline)) static struct answer address_slow(uintptr_t ra)
 {
     uint32_t gen = place_modules_generation(), at;
-    struct address *e = NULL;
-    for (unsigned k = 0; k < PROBES && !e; k++) {
-        struct address *c = &addresses[(address_hash(ra) + k) & ((1u << ADDRESS_BITS) - 1)];
-        uint64_t seen = atomic_load_explicit(&c->key, memory_order_acquire);
-        if (seen == 0) /* claimed, or else seen is the key that won it */
-            atomic_compare_exchange_strong(&c->key, &seen, ra);
-        if (seen == 0 || seen == ra)
-            e = c;
-    }
-    if (e && atomic_load_explicit(&e->gen, memory_order_acquire) == gen)
-        return (struct answer){atomic_load_explicit(&e->mask, memory_order_relaxed),
-                               atomic_load_explicit(&e->rule, memory_order_relaxed)};
-    struct answer a = {place_modules_match(ra, &at), place_cfi_rule_at(ra - 1)};
-    if (e) {
+    long i = place_claim_strided(&addresses[0].key, sizeof addresses[0] / sizeof(uint64_t),
+                                 ADDRESS_BITS, PROBES, ra);
+    struct address *e = i >= 0 ? &addresses[i] : NULL;
+    struct answer a;
+    if (e && read_entry(e, gen, &a))
+        return a;
+    a.mask = place_modules_match(ra, &at);
+    a.rule = place_cfi_rule_at(ra - 1);
+    if (e && place_modules_generation() == at) {
         atomic_store_explicit(&e->gen, 0, memory_order_relaxed);
+        atomic_thread_fence(memory_order_release);
         atomic_store_explicit(&e->mask, a.mask, memory_order_relaxed);
         atomic_store_explicit(&e->rule, a.rule, memory_order_relaxed);
         atomic_store_explicit(&e->gen, at, memory_order_release);
@@ -66,13 +70,12 @@ __attribute__((noinline)) static struct answer address_slow(uintptr_t ra)
 /* ra's answers: most often in its hash's own slot. */
 static inline struct answer address(uintptr_t ra)
 {
-    const struct address *e = &addresses[address_hash(ra)];
+    const struct address *e = &addresses[place_claim_hash(ra, ADDRESS_BITS)];
+    struct answer a;
     if (__builtin_expect(atomic_load_explicit(&e->key, memory_order_relaxed) == ra &&
-                             atomic_load_explicit(&e->gen, memory_order_acquire) ==
-                                 place_modules_generation(),
+                             read_entry(e, place_modules_generation(), &a),
                          1))
-        return (struct answer){atomic_load_explicit(&e->mask, memory_order_relaxed),
-                               atomic_load_explicit(&e->rule, memory_order_relaxed)};
+        return a;
     return address_slow(ra);
 }
 
@@ -234,15 +237,16 @@ static void last_is_site(struct place_memo *m, uint64_t cum)
 
 /* The frames from ra up, stepped through by their unwind information (base/cfi.h):
  * libplace's own frames first, from `from` (NULL: this one) to the entry point's, then
- * the program's,
- * each with the slot of its return address, a table lookup and a few loads a frame. No
- * lock and no system call, so no fork handler, and a signal handler may walk too.
- * Returns false, with m not filled, when a frame on the way is one the walker does not
- * read (no unwind information, a signal frame, a layout by expression): libunwind's. */
+ * the program's, each with the slot of its return address: a table lookup and a few
+ * loads a frame. No system call, and no lock once the table knows each return address
+ * (a new one is asked of the modules, under their lock), so no fork handler. Returns
+ * false when a frame on the way is one the walker does not read (no unwind information,
+ * a signal frame, a layout by expression): libunwind's then; m is left no key's entry
+ * if it was written. */
 static bool walk(struct place_memo *m, uintptr_t ra, unsigned depth, uint64_t stop,
                  const struct place_cfi_frame *from)
 {
-#if defined(__x86_64__)
+#if PLACE_CFI_WALKS
     struct place_cfi_frame here;
     if (!from) {
         PLACE_CFI_HERE(here);
@@ -259,6 +263,8 @@ static bool walk(struct place_memo *m, uintptr_t ra, unsigned depth, uint64_t st
             break;
         rule = address(*slot).rule;
     }
+    m->ra = 0; /* no key's entry until it is whole */
+    m->trusted = false;
     m->n = m->raw = 0;
     uint64_t cum = 0;
     for (;;) {
@@ -387,6 +393,26 @@ void place_sites_start(uint64_t patterns)
 /* A thread's entry when it has no table (its memo could not be made) */
 static __thread struct place_memo spare __attribute__((tls_model("initial-exec")));
 
+/* Key (ra, sp, tag)'s trusted entry in set whose frames are still there: its masks and
+ * *n, else NULL, with *untrusted the key's untrusted entry if it has one. */
+static const uint64_t *found(struct place_memo_set *set, uintptr_t ra, uintptr_t sp,
+                             uint64_t tag, unsigned *n, struct place_memo **untrusted)
+{
+    *untrusted = NULL;
+    for (unsigned w = 0; set && w < PLACE_MEMO_WAYS; w++) {
+        struct place_memo *e = &set->way[w];
+        if (e->ra != ra || e->sp != sp || e->tag != tag)
+            continue;
+        if (!e->trusted) {
+            *untrusted = e;
+        } else if (place_memo_still_there(e)) {
+            *n = e->n;
+            return e->cum;
+        }
+    }
+    return NULL;
+}
+
 /* m, filled, becomes the entry of key (ra, sp, tag). */
 static const uint64_t *keep(struct place_memo *m, uintptr_t ra, uintptr_t sp, uint64_t tag,
                             unsigned *n)
@@ -408,18 +434,10 @@ static const uint64_t *keep(struct place_memo *m, uintptr_t ra, uintptr_t sp, ui
 static const uint64_t *unwound(struct place_memo_set *set, uintptr_t ra, uintptr_t sp,
                                uint64_t tag, uint64_t first, unsigned depth, unsigned *n)
 {
-    struct place_memo *m = NULL;
-    for (unsigned w = 0; set && w < PLACE_MEMO_WAYS; w++) {
-        struct place_memo *e = &set->way[w];
-        if (e->ra != ra || e->sp != sp || e->tag != tag)
-            continue;
-        if (!e->trusted) {
-            m = e;
-        } else if (place_memo_still_there(e)) {
-            *n = e->n;
-            return e->cum;
-        }
-    }
+    struct place_memo *m;
+    const uint64_t *hit = found(set, ra, sp, tag, n, &m);
+    if (hit)
+        return hit;
     enum { HOT = 64 };
     bool hot = m && ++m->seen >= HOT;
     if (!m && set) {
@@ -450,19 +468,20 @@ const uint64_t *place_site_masks_unknown(uintptr_t ra, uintptr_t sp, unsigned de
     uint64_t tag = place_memo_tag(depth), first = mask & ~PLACE_WRAPPER;
     struct place_memo_set *table = own_memos();
     struct place_memo_set *set = table ? place_memo_set_of(table, ra, sp) : NULL;
-    /* the memo's hit (place_memo_hit) found no trusted entry: the stack is walked into
-     * the set's next victim, and trusted at once */
-    struct place_memo *m = set ? &set->way[set->victim] : &spare;
+    struct place_memo *m;
+    /* place_memo_hit looks for a trusted entry at depths past 1; at depth 1 (a caller
+     * that is a wrapper, the site past it) the memo is read here */
+    const uint64_t *hit = depth <= 1 ? found(set, ra, sp, tag, n, &m) : NULL;
+    if (hit)
+        return hit;
+    /* a stack the memo lacks is walked into the set's next victim, trusted at once */
+    m = set ? &set->way[set->victim] : &spare;
     if (first == all_patterns) { /* the caller alone decides: nothing to unwind or check */
         caller_only(m, ra, first);
-        m->trusted = true;
-    } else if (walk(m, ra, depth, all_patterns, from)) {
-        m->trusted = m->n > 0;
-    } else {
-        m->ra = 0; /* half written: no key's entry */
-        m->trusted = false;
+    } else if (!walk(m, ra, depth, all_patterns, from)) {
         return unwound(set, ra, sp, tag, first, depth, n);
     }
+    m->trusted = true;
     if (set)
         set->victim = (set->victim + 1) % PLACE_MEMO_WAYS;
     m->seen = 0;
