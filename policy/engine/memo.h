@@ -68,14 +68,13 @@ static inline bool place_memo_still_there(const struct place_memo *m)
 }
 
 /* A trusted entry for (ra, sp) at depth whose frames are still there: its masks (as
- * place_site_masks gives them) and *n, else NULL (always at depth 1, where the caller's
- * own patterns decide without the memo). With the guard up: a signal handler's lookup
- * would rewrite the entry being read. */
+ * place_site_masks gives them) and *n, else NULL. With the guard up: a signal handler's
+ * lookup would rewrite the entry being read. */
 static inline const uint64_t *place_memo_hit(uintptr_t ra, uintptr_t sp, unsigned depth,
                                              unsigned *n)
 {
     struct place_memo_set *table = place_memos;
-    if (depth <= 1 || __builtin_expect(table == NULL, 0))
+    if (__builtin_expect(table == NULL, 0))
         return NULL;
     uint64_t tag = place_memo_tag(depth);
     const struct place_memo_set *set = place_memo_set_of(table, ra, sp);

@@ -458,25 +458,16 @@ static const uint64_t *unwound(struct place_memo_set *set, uintptr_t ra, uintptr
 const uint64_t *place_site_masks_unknown(uintptr_t ra, uintptr_t sp, unsigned depth,
                                          unsigned *n, const struct place_cfi_frame *from)
 {
-    static __thread uint64_t one __attribute__((tls_model("initial-exec")));
     uint64_t mask = place_site_mask(ra);
-    if (depth <= 1 && !(mask & PLACE_WRAPPER)) { /* the caller is the site */
-        one = mask;
-        *n = 1;
-        return &one;
-    }
     uint64_t tag = place_memo_tag(depth), first = mask & ~PLACE_WRAPPER;
     struct place_memo_set *table = own_memos();
     struct place_memo_set *set = table ? place_memo_set_of(table, ra, sp) : NULL;
-    struct place_memo *m;
-    /* place_memo_hit looks for a trusted entry at depths past 1; at depth 1 (a caller
-     * that is a wrapper, the site past it) the memo is read here */
-    const uint64_t *hit = depth <= 1 ? found(set, ra, sp, tag, n, &m) : NULL;
-    if (hit)
-        return hit;
-    /* a stack the memo lacks is walked into the set's next victim, trusted at once */
-    m = set ? &set->way[set->victim] : &spare;
-    if (first == all_patterns) { /* the caller alone decides: nothing to unwind or check */
+    /* place_memo_hit found no trusted entry: the stack is walked into the set's next
+     * victim, trusted at once */
+    struct place_memo *m = set ? &set->way[set->victim] : &spare;
+    if (first == all_patterns || (depth <= 1 && !(mask & PLACE_WRAPPER))) {
+        /* the caller alone decides (it matches every pattern, or it is the site and the
+         * depth is 1): nothing to walk or check */
         caller_only(m, ra, first);
     } else if (!walk(m, ra, depth, all_patterns, from)) {
         return unwound(set, ra, sp, tag, first, depth, n);
