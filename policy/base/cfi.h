@@ -61,12 +61,13 @@ static inline const uintptr_t *place_cfi_step(uint64_t rule, uintptr_t *sp, uint
     if ((rule & (PLACE_CFI_KNOWN | PLACE_CFI_OUTERMOST)) != PLACE_CFI_KNOWN)
         return 0;
     uintptr_t cfa = ((rule & PLACE_CFI_CFA_BP) ? *bp : *sp) + (uintptr_t)(int64_t)(int32_t)(rule >> 32);
-    if ((cfa & (sizeof(uintptr_t) - 1)) || cfa < *sp + sizeof(uintptr_t) ||
-        cfa - *sp > (1u << 24))
+    /* sp + 8 <= cfa <= sp + 16 MiB in one compare (below, it wraps) */
+    if ((cfa & (sizeof(uintptr_t) - 1)) || cfa - *sp - sizeof(uintptr_t) > (1u << 24))
         return 0;
     if (rule & PLACE_CFI_BP_SAVED) {
+        /* at most CFA - 16 (a rule says so: base/cfi.c), and not below the frame */
         uintptr_t slot = cfa + (uintptr_t)(int64_t)(int16_t)(rule >> 16);
-        if (slot < *sp || slot > cfa - 2 * sizeof(uintptr_t))
+        if (slot < *sp)
             return 0;
         *bp = *(const uintptr_t *)slot;
     }
