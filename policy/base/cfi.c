@@ -112,14 +112,30 @@ static uintptr_t pointer(struct bytes *b, uint8_t enc, uintptr_t data)
     }
 }
 
-/* What the walker needs of a row of the table: the CFA's register and offset, the frame
- * pointer's, the return address's and the stack pointer's rules. */
+/* A register's rule as the walker reads it: kept as it was (for the stack pointer: no
+ * rule of its own, the caller's is the CFA), saved at the CFA plus off, undefined, or
+ * any other (in a register, by expression, a value rather than a slot). */
+struct rule {
+    enum { SAME, AT_CFA, OTHER, UNDEFINED } kind;
+    int64_t off;
+};
+
+/* The registers whose rules the walker keeps */
+enum { BP, RA, SP, KEPT };
+
+/* Which of them DWARF register reg is, or -1 */
+static int kept(uint64_t reg)
+{
+    return reg == REG_BP ? BP : reg == REG_RA ? RA : reg == REG_SP ? SP : -1;
+}
+
+/* What the walker needs of a row of the table: the CFA's register and offset, and the
+ * kept registers' rules. */
 struct row {
     uint64_t cfa_reg;
     bool cfa_expr;
     int64_t cfa_off;
-    enum { SAME, AT_CFA, OTHER, UNDEFINED } bp, ra, sp;
-    int64_t bp_off, ra_off;
+    struct rule reg[KEPT];
 };
 
 struct cie {
@@ -193,13 +209,13 @@ static bool run(struct bytes b, const struct cie *c, uintptr_t pc, uintptr_t *lo
     while (b.at < b.end && !b.bad) {
         uint8_t op = (uint8_t)get(&b, 1), low = op & 0x3f;
         uint64_t reg, delta = 0;
-        int64_t off;
+        struct rule to = {OTHER, 0}; /* the rule an op gives reg */
         switch (op >> 6) {
         case 1: delta = low; goto advance;
         case 2:
             reg = low;
-            off = factored(&b, (int64_t)uleb(&b), c->data_align);
-            goto offset;
+            to = (struct rule){AT_CFA, factored(&b, (int64_t)uleb(&b), c->data_align)};
+            goto set;
         case 3:
             reg = low;
             goto restore;
@@ -218,21 +234,15 @@ static bool run(struct bytes b, const struct cie *c, uintptr_t pc, uintptr_t *lo
         case 0x04: delta = get(&b, 4); goto advance;
         case 0x05:
             reg = uleb(&b);
-            off = factored(&b, (int64_t)uleb(&b), c->data_align);
-            goto offset;
+            to = (struct rule){AT_CFA, factored(&b, (int64_t)uleb(&b), c->data_align)};
+            goto set;
         case 0x06: reg = uleb(&b); goto restore;
-        case 0x07: reg = uleb(&b); goto undefined;
-        case 0x08: /* same value */
-            reg = uleb(&b);
-            if (reg == REG_BP)
-                r->bp = SAME;
-            else if (reg == REG_RA || reg == REG_SP)
-                goto other;
-            break;
+        case 0x07: reg = uleb(&b); to.kind = UNDEFINED; goto set;
+        case 0x08: reg = uleb(&b); to.kind = SAME; goto set;
         case 0x09: /* register: the value lives in another register */
             reg = uleb(&b);
             uleb(&b);
-            goto other;
+            goto set;
         case 0x0a:
             if (depth == STATES)
                 return false;
@@ -251,11 +261,11 @@ static bool run(struct bytes b, const struct cie *c, uintptr_t pc, uintptr_t *lo
         case 0x16: /* val_expression */
             reg = uleb(&b);
             skip(&b, uleb(&b));
-            goto other;
+            goto set;
         case 0x11:
             reg = uleb(&b);
-            off = factored(&b, sleb(&b), c->data_align);
-            goto offset;
+            to = (struct rule){AT_CFA, factored(&b, sleb(&b), c->data_align)};
+            goto set;
         case 0x12:
             r->cfa_reg = uleb(&b);
             r->cfa_off = factored(&b, sleb(&b), c->data_align);
@@ -269,12 +279,12 @@ static bool run(struct bytes b, const struct cie *c, uintptr_t pc, uintptr_t *lo
                 uleb(&b);
             else
                 sleb(&b);
-            goto other;
+            goto set;
         case 0x2e: uleb(&b); break; /* GNU_args_size: the CFA rule already counts pushes */
         case 0x2f:
             reg = uleb(&b);
-            off = -factored(&b, (int64_t)(uleb(&b) & INT64_MAX), c->data_align);
-            goto offset;
+            to = (struct rule){AT_CFA, -factored(&b, (int64_t)(uleb(&b) & INT64_MAX), c->data_align)};
+            goto set;
         default: return false;
         }
         continue;
@@ -285,39 +295,17 @@ static bool run(struct bytes b, const struct cie *c, uintptr_t pc, uintptr_t *lo
             return true;
         *loc += delta * c->code_align;
         continue;
-    offset:
-        if (reg == REG_BP)
-            r->bp = AT_CFA, r->bp_off = off;
-        else if (reg == REG_RA)
-            r->ra = AT_CFA, r->ra_off = off;
-        else if (reg == REG_SP)
-            r->sp = OTHER; /* the caller's stack pointer is not the CFA */
+    set:
+        if (kept(reg) == SP) /* any rule of its own: the caller's stack pointer is not the CFA */
+            r->reg[SP] = (struct rule){OTHER, 0};
+        else if (kept(reg) >= 0)
+            r->reg[kept(reg)] = to;
         continue;
     restore:
         if (!initial)
             return false;
-        if (reg == REG_BP)
-            r->bp = initial->bp, r->bp_off = initial->bp_off;
-        else if (reg == REG_RA)
-            r->ra = initial->ra, r->ra_off = initial->ra_off;
-        else if (reg == REG_SP)
-            r->sp = initial->sp;
-        continue;
-    undefined:
-        if (reg == REG_BP)
-            r->bp = UNDEFINED;
-        else if (reg == REG_RA)
-            r->ra = UNDEFINED;
-        else if (reg == REG_SP)
-            r->sp = OTHER;
-        continue;
-    other:
-        if (reg == REG_BP)
-            r->bp = OTHER;
-        else if (reg == REG_RA)
-            r->ra = OTHER;
-        else if (reg == REG_SP)
-            r->sp = OTHER;
+        if (kept(reg) >= 0)
+            r->reg[kept(reg)] = initial->reg[kept(reg)];
         continue;
     }
     return !b.bad;
@@ -357,22 +345,23 @@ static const uint8_t *find_fde(const uint8_t *hdr, const uint8_t *lo, const uint
 
 static uint64_t rule_of(const struct row *r)
 {
-    if (r->cfa_expr || (r->cfa_reg != REG_SP && r->cfa_reg != REG_BP) || r->sp != SAME ||
-        r->cfa_off != (int32_t)r->cfa_off)
+    const struct rule *bp = &r->reg[BP], *ra = &r->reg[RA];
+    if (r->cfa_expr || (r->cfa_reg != REG_SP && r->cfa_reg != REG_BP) ||
+        r->reg[SP].kind != SAME || r->cfa_off != (int32_t)r->cfa_off)
         return 0;
     uint64_t rule = PLACE_CFI_KNOWN | (uint64_t)(uint32_t)(int32_t)r->cfa_off << 32;
     if (r->cfa_reg == REG_BP)
         rule |= PLACE_CFI_CFA_BP;
-    if (r->ra == UNDEFINED)
+    if (ra->kind == UNDEFINED)
         return rule | PLACE_CFI_OUTERMOST;
-    if (r->ra != AT_CFA || r->ra_off != -(int64_t)sizeof(uintptr_t))
+    if (ra->kind != AT_CFA || ra->off != -(int64_t)sizeof(uintptr_t))
         return 0;
-    if (r->bp == AT_CFA) {
+    if (bp->kind == AT_CFA) {
         /* below the return address, as every compiler saves it */
-        if (r->bp_off > -2 * (int64_t)sizeof(uintptr_t) || r->bp_off != (int16_t)r->bp_off)
+        if (bp->off > -2 * (int64_t)sizeof(uintptr_t) || bp->off != (int16_t)bp->off)
             return 0;
-        rule |= PLACE_CFI_BP_SAVED | (uint64_t)(uint16_t)(int16_t)r->bp_off << 16;
-    } else if (r->bp != SAME) {
+        rule |= PLACE_CFI_BP_SAVED | (uint64_t)(uint16_t)(int16_t)bp->off << 16;
+    } else if (bp->kind != SAME) {
         return 0;
     }
     return rule;
@@ -401,7 +390,7 @@ uint64_t place_cfi_rule_in(const uint8_t *hdr, const uint8_t *lo, const uint8_t 
         skip(&b, uleb(&b));
     if (b.bad || pc < start || pc - start >= range)
         return 0;
-    struct row r = {.bp = SAME, .ra = OTHER, .sp = SAME}, initial;
+    struct row r = {.reg = {[BP] = {SAME, 0}, [RA] = {OTHER, 0}, [SP] = {SAME, 0}}}, initial;
     uintptr_t loc = start;
     if (!run(c.program, &c, ~(uintptr_t)0, &loc, &r, NULL))
         return 0;

@@ -393,22 +393,15 @@ void place_sites_start(uint64_t patterns)
 /* A thread's entry when it has no table (its memo could not be made) */
 static __thread struct place_memo spare __attribute__((tls_model("initial-exec")));
 
-/* Key (ra, sp, tag)'s trusted entry in set whose frames are still there: its masks and
- * *n, else NULL, with *untrusted the key's untrusted entry if it has one. */
-static const uint64_t *found(struct place_memo_set *set, uintptr_t ra, uintptr_t sp,
-                             uint64_t tag, unsigned *n, struct place_memo **untrusted)
+/* Key (ra, sp, tag)'s untrusted entry in set, or NULL. (Its trusted ones were read by
+ * place_memo_hit before any lookup came here, and none still there.) */
+static struct place_memo *untrusted_of(struct place_memo_set *set, uintptr_t ra, uintptr_t sp,
+                                       uint64_t tag)
 {
-    *untrusted = NULL;
     for (unsigned w = 0; set && w < PLACE_MEMO_WAYS; w++) {
         struct place_memo *e = &set->way[w];
-        if (e->ra != ra || e->sp != sp || e->tag != tag)
-            continue;
-        if (!e->trusted) {
-            *untrusted = e;
-        } else if (place_memo_still_there(e)) {
-            *n = e->n;
-            return e->cum;
-        }
+        if (e->ra == ra && e->sp == sp && e->tag == tag && !e->trusted)
+            return e;
     }
     return NULL;
 }
@@ -428,16 +421,13 @@ static const uint64_t *keep(struct place_memo *m, uintptr_t ra, uintptr_t sp, ui
  * libunwind's: traced (its backtrace: ~80 ns for 12 frames once their layout is known,
  * but no slots) until it has been seen HOT times, then unwound frame by frame (its
  * cursor: two system calls a frame, ~4 us for 12, but the slots that make every later
- * hit a few loads). One key may have several trusted entries: the same call at the same
- * depth from different callers further up; an untrusted entry of the key counts the
+ * hit a few loads). One key may have several trusted entries (the same call at the same
+ * depth from different callers further up) and one untrusted entry, which counts the
  * sightings of every other stack it has. */
 static const uint64_t *unwound(struct place_memo_set *set, uintptr_t ra, uintptr_t sp,
                                uint64_t tag, uint64_t first, unsigned depth, unsigned *n)
 {
-    struct place_memo *m;
-    const uint64_t *hit = found(set, ra, sp, tag, n, &m);
-    if (hit)
-        return hit;
+    struct place_memo *m = untrusted_of(set, ra, sp, tag);
     enum { HOT = 64 };
     bool hot = m && ++m->seen >= HOT;
     if (!m && set) {

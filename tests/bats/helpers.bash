@@ -117,9 +117,9 @@ dram_counts() {
 }
 
 # The placing policies real programs must run under unchanged: everything in a node of
-# its own; site rules of depth 1 and 4; a limited node that falls back, waits or
-# overflows; a dry run planning for an HBW tier this machine lacks. Written into
-# $BATS_TEST_TMPDIR/policies, one NAME.ini each.
+# its own; site rules of depth 1 and 4, and one of depth 8 that walks; a limited node
+# that falls back, waits or overflows; a dry run planning for an HBW tier this machine
+# lacks. Written into $BATS_TEST_TMPDIR/policies, one NAME.ini each.
 PLACING_POLICIES="all site1 site4 walk8 fallback wait overflow dry"
 write_placing_policies() {
     local d=$BATS_TEST_TMPDIR/policies node='[tier node]
