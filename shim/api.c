@@ -38,7 +38,7 @@ static long long query(int op, struct place_tier *t, const struct place_placed_c
     default: /* PLACE_OP_QUERY_AVAILABLE */
         if (t->limit)
             return s.bytes >= (int64_t)t->limit ? 0 : (long long)t->limit - s.bytes;
-        if (t->ops && !t->unavailable && t->ops->stats(t, &total, &free) == 0)
+        if (t->source && !t->unavailable && t->source->stats(t, &total, &free) == 0)
             return (long long)free;
         return 0;
     }

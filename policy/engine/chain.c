@@ -15,12 +15,6 @@ static void count(struct place_tier *t, enum place_event e, uint64_t n)
     place_stats_count(t->stats, e, n);
 }
 
-/* What a block for r will count in tier t: its usable size. */
-static size_t charge(const struct place_tier *t, const struct place_request *r)
-{
-    return t->ops->good_size ? t->ops->good_size(r->size, r->align) : r->size;
-}
-
 /* Why an attempt came back empty: the limit refused (frees may make room) or the tier's
  * memory did (they may not). */
 enum refusal { NONE, LIMIT, MEMORY };
@@ -48,42 +42,15 @@ static void *bind(struct place_tier *t, const struct place_request *r, bool forc
     return r->block;
 }
 
-/* One try at tier t: reserve what the block will count, then allocate. force charges it
- * past the limit. A block bigger than good_size foresaw takes the rest under the limit
- * too, or goes back. */
+/* One try at tier t (force: past the limit): its allocator counts what it gives. */
 static void *attempt(struct place_tier *t, const struct place_request *r, bool force,
                      enum refusal *why)
 {
     if (r->call == PLACE_SHMEM)
         return bind(t, r, force, why);
-    if (t->ops->take) { /* the tier counts its own bytes */
-        bool limited;
-        void *p = t->ops->take(t, r, force, &limited);
-        *why = p ? NONE : limited ? LIMIT : MEMORY;
-        if (p)
-            place_node_count(t->index, PLACE_EV_ALLOCS);
-        return p;
-    }
-    size_t want = charge(t, r);
-    *why = LIMIT;
-    if (!place_tier_reserve(t, want, force))
-        return NULL;
-    void *p = t->ops->alloc(t, r);
-    if (!p) {
-        place_tier_release(t, (int64_t)want);
-        *why = MEMORY;
-        return NULL;
-    }
-    size_t got = place_tier_counted(t, p, r->size, r->align);
-    if (got > want && !place_tier_reserve(t, got - want, force)) {
-        t->ops->free(t, p, got, r->cu);
-        place_tier_release(t, (int64_t)want);
-        return NULL;
-    }
-    if (got < want)
-        place_tier_release(t, (int64_t)(want - got));
-    place_tier_commit(t, got, force);
-    *why = NONE;
+    bool limited;
+    void *p = t->allocator->alloc(t, r, force, &limited);
+    *why = p ? NONE : limited ? LIMIT : MEMORY;
     return p;
 }
 
@@ -139,9 +106,9 @@ static enum outcome try_tier(struct place_tier *t, const struct place_rule_confi
     if ((*out = attempt(t, r, false, &why)))
         return SERVED;
     count(t, PLACE_EV_REFUSED, 1);
-    size_t want = charge(t, r);
-    if (t->ops->reclaim) {
-        count(t, PLACE_EV_RECLAIMED, t->ops->reclaim(t, want));
+    size_t want = place_tier_good_size(t, r->size, r->align);
+    if (t->allocator->reclaim) {
+        count(t, PLACE_EV_RECLAIMED, t->allocator->reclaim(t, want));
         if ((*out = attempt(t, r, false, &why)))
             return SERVED;
     }
@@ -194,8 +161,9 @@ static enum outcome try_link(struct place_tier *t, const struct place_rule_confi
                              void **out)
 {
     *out = NULL;
+    bool limited;
     if (t == &place_dram) /* glibc's: no limit, no ranges, counted by the shim */
-        return (*out = t->ops->alloc(t, r)) ? SERVED : REFUSED;
+        return (*out = t->allocator->alloc(t, r, false, &limited)) ? SERVED : REFUSED;
     if (t->config && t->config->kind == PLACE_SYMMETRIC) /* the heap's pages left as they are */
         return (*out = r->block) ? SERVED : REFUSED;
     if (place_dry_run) {
@@ -252,7 +220,8 @@ void *place_chain(const struct place_rule_config *rule, const struct place_reque
         return r->block;
     }
     *tier = 0;
-    void *p = place_dram.ops->alloc(&place_dram, r);
+    bool limited;
+    void *p = place_dram.allocator->alloc(&place_dram, r, false, &limited);
     if (p && refused)
         count(&place_dram, PLACE_EV_FALLBACKS_IN, 1);
     return p;

@@ -12,7 +12,7 @@
 #include "../tiers/driver.h"
 #include "blocks.h"
 #include "chain.h"
-#include "modules.h"
+#include "../site/modules.h"
 #include "place.h"
 
 bool place_cuda_on;
@@ -76,13 +76,13 @@ CUresult place_cuda_alloc(CUdeviceptr *dptr, size_t size, struct place_cu_call *
     CUresult rc = CUDA_SUCCESS;
     if (p) {
         struct place_tier *t = place_tiers[i];
-        CUdeviceptr d = t->ops->device_ptr ? (CUdeviceptr)t->ops->device_ptr(t, p)
-                                           : (CUdeviceptr)(uintptr_t)p;
+        CUdeviceptr d = t->allocator->device_ptr ? (CUdeviceptr)t->allocator->device_ptr(t, p)
+                                                 : (CUdeviceptr)(uintptr_t)p;
         place_blocks_put(PLACE_BLOCKS_CUDA,
                             &(struct place_block){.key = d,
                                                      .tier = t,
                                                      .host = p,
-                                                     .usable = place_tier_counted(t, p, size, 0),
+                                                     .usable = place_tier_usable(t, p, size, 0),
                                                      .placed = true});
         if (c->how == PLACE_CU_PITCH && !c->pitched) /* rows as the entry point sized them */
             *c->pitch = size / c->height;
@@ -114,7 +114,7 @@ CUresult place_cuda_free(CUdeviceptr d, struct place_cu_call *c)
     /* a pool's block has no stream order: work queued on the stream may still use it */
     if (c->how == PLACE_CU_ASYNC && b.tier->config->kind != PLACE_DEVICE)
         place_cu.StreamSynchronize(c->stream);
-    place_tier_free(b.tier, b.host, b.usable, c);
+    b.tier->allocator->release(b.tier, b.host, b.usable, c);
     place_guard_leave(was);
     return c->rc;
 }

@@ -10,10 +10,10 @@
 #include "../tiers/cache.h"
 #include "chain.h"
 #include "dry.h"
-#include "memo.h"
-#include "modules.h"
+#include "../site/memo.h"
+#include "../site/modules.h"
 #include "sampler.h"
-#include "site.h"
+#include "../site/site.h"
 #include "whose.h"
 
 struct place_window place_window = {SIZE_MAX, 0};
@@ -375,7 +375,7 @@ static void *in_tier(struct place_tier *t, void *p, size_t old, size_t size)
     /* grown where it is when the tier can (the pages after an arena's large block): a
      * buffer doubled again and again is never copied, nor leaves freed copies behind. A
      * dry run's block is glibc's. */
-    if (size > old && !place_dry_run && t->ops->grow && t->ops->grow(t, p, size))
+    if (size > old && !place_dry_run && t->allocator->grow && t->allocator->grow(t, p, size))
         q = p;
     if (!q) {
         struct place_request r = {.size = size, .call = PLACE_MALLOC};

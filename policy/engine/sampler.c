@@ -3,7 +3,7 @@
 #include "../base/clock.h"
 #include "../base/glibc.h"
 #include "../stats/threads.h"
-#include "site.h"
+#include "../site/site.h"
 
 static unsigned depth = 4;
 static bool ready; /* libplace's constructor has run */

@@ -3,7 +3,7 @@
  *
  * A site is the program's own code: the frames above the allocation call, with the
  * allocation wrappers skipped (operator new, strdup, xmalloc, g_malloc, PyMem_*, ...;
- * engine/modules.h resolves them, and `wrappers` adds the program's), up to
+ * site/modules.h resolves them, and `wrappers` adds the program's), up to
  * `report_depth` frames. The dram node's bytes in use are estimated from the same
  * samples (each stands for its weight), while its allocations and frees are counted
  * exactly; the other nodes count every byte themselves. */

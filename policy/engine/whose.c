@@ -17,7 +17,7 @@ __attribute__((noinline)) static void free_slow(void *p, struct place_tier *t)
     if (was == PLACE_THREAD_BUSY && t->slabs) /* inside libplace: no bin, no lock */
         place_arena_defer(t, p);
     else
-        place_tier_free(t, p, t->ops->give ? 0 : t->ops->usable_size(t, p), NULL);
+        t->allocator->release(t, p, 0, NULL);
     place_guard_leave(was);
 }
 
@@ -78,7 +78,7 @@ void place_free_gated(void *p)
 size_t place_whose_usable_placed(const void *p, struct place_tier *t)
 {
     uint8_t was = place_guard_enter(); /* as for a free: the tier may lock */
-    size_t n = t->ops->usable_size(t, p);
+    size_t n = t->allocator->usable_size(t, p);
     place_guard_leave(was);
     return n;
 }

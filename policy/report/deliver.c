@@ -14,6 +14,7 @@
 
 #include "../../config/options.h"
 #include "../base/fmt.h"
+#include "../base/glibc.h"
 #include "../base/lib.h"
 #include "../base/out.h"
 #include "../base/path.h"
@@ -217,12 +218,12 @@ void place_report_on_signal(int sig)
     static struct sigaction before;
     if (!sig) {
         if (installed)
-            sigaction(installed, &before, NULL);
+            __sigaction(installed, &before, NULL);
         installed = 0;
         return;
     }
     struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
     sigemptyset(&sa.sa_mask);
-    if (sigaction(sig, &sa, &before) == 0)
+    if (__sigaction(sig, &sa, &before) == 0)
         installed = sig;
 }

@@ -13,7 +13,7 @@
 #include "../engine/dry.h"
 #include "../engine/place.h"
 #include "../tiers/cache.h"
-#include "../stats/sites.h"
+#include "../stats/site_reads.h"
 #include "../stats/threads.h"
 
 extern char *program_invocation_short_name;
@@ -87,12 +87,12 @@ static void node(struct place_node_row *n, struct place_tier *t, int signal)
         n->overflow_peak = (uint64_t)n->s.peak - t->limit;
     /* not from a signal handler: libnuma reads node sizes through stdio, which allocates */
     size_t total, free;
-    if (!signal && t->ops && !t->unavailable && t->ops->stats(t, &total, &free) == 0)
+    if (!signal && t->source && !t->unavailable && t->source->stats(t, &total, &free) == 0)
         n->machine = true, n->total = total, n->free = free;
     /* not from a signal handler: a full check reads the whole range's page table */
-    if (!signal && place_config.verify != PLACE_VERIFY_OFF && t->ops && t->ops->verify &&
+    if (!signal && place_config.verify != PLACE_VERIFY_OFF && t->source && t->source->verify &&
         !t->unavailable)
-        n->checked = t->ops->verify(t, place_config.verify == PLACE_VERIFY_ALL, &n->verified) == 0;
+        n->checked = t->source->verify(t, place_config.verify == PLACE_VERIFY_ALL, &n->verified) == 0;
 }
 
 /* The site table holds one entry per (address, rule, tier): rows join an address's and

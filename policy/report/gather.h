@@ -10,7 +10,7 @@
 #include <sys/types.h>
 
 #include "../../config/policy.h"
-#include "../engine/modules.h"
+#include "../site/modules.h"
 #include "../stats/counters.h"
 #include "../stats/heaps.h"
 #include "../stats/profile.h"

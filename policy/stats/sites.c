@@ -3,11 +3,11 @@
 #include <string.h>
 
 #include "../base/claim.h"
-#include "../base/top.h"
 
 /* A full neighbourhood counts into its rule's "other sites" entry, after the table. */
 enum { SITE_BITS = 12, SITES = 1 << SITE_BITS, SITE_PROBES = 32 };
 _Static_assert(SITES + 1 == PLACE_SITE_SLOTS, "sites.h names the table's size");
+_Static_assert(SITES + PLACE_MAX_RULES + 1 == PLACE_SITE_ENTRIES, "sites.h names the entries");
 
 static _Atomic uint64_t site_keys[SITES];
 static struct {
@@ -59,53 +59,15 @@ void place_count_site_miss(struct place_site_pending *e, uint64_t key, size_t by
     place_relaxed_store(&e->bytes, bytes);
 }
 
-/* Entry j as it stands, with what live slots still hold for it. */
-static struct place_site_count read_entry(unsigned j)
+struct place_site_count place_sites_entry(unsigned j)
 {
     uint64_t key = j < SITES ? atomic_load_explicit(&site_keys[j], memory_order_relaxed) : 0;
-    struct place_site_count c = {
+    return (struct place_site_count){
         .ra = place_site_key_ra(key),
         .rule = j < SITES ? place_site_key_rule(key) : (int)(j - SITES) - 1,
         .tier = (int)place_site_key_tier(key),
+        .key = key,
         .allocs = atomic_load_explicit(&sites[j].allocs, memory_order_relaxed),
         .bytes = atomic_load_explicit(&sites[j].bytes, memory_order_relaxed),
     };
-    if (key)
-        place_threads_site(key, &c.allocs, &c.bytes);
-    return c;
-}
-
-unsigned place_sites_top(struct place_site_count *out, unsigned n, unsigned *total)
-{
-    unsigned got = 0;
-    *total = 0;
-    struct place_site_count other = {.rule = -1, .tier = -1};
-    for (unsigned j = 0; j <= SITES + PLACE_MAX_RULES; j++) {
-        struct place_site_count c = read_entry(j);
-        if (j >= SITES) { /* the "other sites" entries make one row */
-            other.allocs += c.allocs;
-            other.bytes += c.bytes;
-            if (j < SITES + PLACE_MAX_RULES || !other.allocs)
-                continue;
-            c = other;
-        }
-        if (!c.allocs)
-            continue;
-        ++*total;
-        PLACE_TOP_INSERT(out, n, &got, c, bytes);
-    }
-    return got;
-}
-
-void place_rules_totals(unsigned n, uint64_t *hits, uint64_t *bytes)
-{
-    memset(hits, 0, n * sizeof *hits);
-    memset(bytes, 0, n * sizeof *bytes);
-    for (unsigned j = 0; j <= SITES + PLACE_MAX_RULES; j++) {
-        struct place_site_count c = read_entry(j);
-        if (c.allocs && c.rule >= 0 && (unsigned)c.rule < n) {
-            hits[c.rule] += c.allocs;
-            bytes[c.rule] += c.bytes;
-        }
-    }
 }

@@ -93,17 +93,17 @@ static inline void place_count_rule(int rule, uintptr_t ra, unsigned tier, size_
 struct place_site_count {
     uintptr_t ra;
     int rule, tier;
+    uint64_t key; /* 0: an "other sites" entry */
     uint64_t allocs, bytes;
 };
 
-/* The site table's entries, and one row for every site that found no room. */
-enum { PLACE_SITE_SLOTS = 4097 };
+/* The site table's entries, and one row for every site that found no room: the sites
+ * a report lists (stats/site_reads.h). After them, the table's "other sites" entries,
+ * one per rule and one for none. */
+enum { PLACE_SITE_SLOTS = 4097, PLACE_SITE_ENTRIES = PLACE_SITE_SLOTS + PLACE_MAX_RULES };
 
-/* The n sites with the most bytes, largest first, into out; returns how many, and in
- * *total how many sites there are. */
-unsigned place_sites_top(struct place_site_count *out, unsigned n, unsigned *total);
-
-/* Each rule's matches and their bytes asked for, the first n rules' (its sites summed). */
-void place_rules_totals(unsigned n, uint64_t *hits, uint64_t *bytes);
+/* Entry j of the shared table (j < PLACE_SITE_ENTRIES) as it stands, without what
+ * threads still hold pending for it. */
+struct place_site_count place_sites_entry(unsigned j);
 
 #endif

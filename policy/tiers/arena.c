@@ -142,28 +142,35 @@ static size_t drain(struct place_tier *t, struct place_arena *a)
     return bytes;
 }
 
-void *place_arena_take(struct place_tier *t, const struct place_request *r, bool force,
-                       bool *limited)
+/* A block for r, counted as an allocation of the tier's (its bytes were counted when its
+ * batch or run was taken: tiers/cache.h). */
+static void *arena_alloc(struct place_tier *t, const struct place_request *r, bool force,
+                         bool *limited)
 {
     struct place_arena *a = t->state;
     *limited = false;
     unsigned c = r->align ? place_aligned_class(r->size, r->align)
                  : r->size <= PLACE_SMALL_MAX ? place_size_class(r->size)
                                               : PLACE_CLASSES;
-    if (c == PLACE_CLASSES)
-        return take_large(t, a, r, force, limited);
-    struct place_bins *b = place_cache_bins(t->index);
-    void *p = b ? place_bin_pop(b, c) : NULL;
-    if (!p) {
-        drain(t, a);
-        p = place_cache_refill(t, &a->slabs, c, force, limited);
+    void *p;
+    if (c == PLACE_CLASSES) {
+        p = take_large(t, a, r, force, limited);
+    } else {
+        struct place_bins *b = place_cache_bins(t->index);
+        p = b ? place_bin_pop(b, c) : NULL;
+        if (!p) {
+            drain(t, a);
+            p = place_cache_refill(t, &a->slabs, c, force, limited);
+        }
+        if (p && r->call == PLACE_CALLOC)
+            memset(p, 0, r->size);
     }
-    if (p && r->call == PLACE_CALLOC)
-        memset(p, 0, r->size);
+    if (p)
+        place_node_count(t->index, PLACE_EV_ALLOCS);
     return p;
 }
 
-bool place_arena_grow(struct place_tier *t, void *p, size_t size)
+static bool arena_grow(struct place_tier *t, void *p, size_t size)
 {
     struct place_arena *a = t->state;
     if (place_slabs_own(&a->slabs, p) || size <= PLACE_SMALL_MAX)
@@ -183,13 +190,16 @@ bool place_arena_grow(struct place_tier *t, void *p, size_t size)
     return true;
 }
 
-void place_arena_give(struct place_tier *t, void *p)
+/* The block's bytes stay counted while its thread's bin holds it (tiers/cache.h). */
+static void arena_release(struct place_tier *t, void *p, size_t usable, struct place_cu_call *cu)
 {
+    (void)usable, (void)cu;
     struct place_arena *a = t->state;
     if (!place_slabs_own(&a->slabs, p))
         to_pool(t, a, p);
     else if (!place_cache_push(t, &a->slabs, p))
         place_cache_overflow(t, &a->slabs, place_slabs_class(&a->slabs, p), p);
+    place_node_count(t->index, PLACE_EV_FREES);
 }
 
 const char *place_arena_bind(struct place_tier *t, const struct place_binding *b)
@@ -206,7 +216,7 @@ const struct place_binding *place_arena_binding(struct place_tier *t)
     return &((struct place_arena *)t->state)->binding;
 }
 
-size_t place_arena_usable(struct place_tier *t, const void *p)
+static size_t arena_usable(struct place_tier *t, const void *p)
 {
     struct place_arena *a = t->state;
     if (place_slabs_own(&a->slabs, p))
@@ -214,13 +224,21 @@ size_t place_arena_usable(struct place_tier *t, const void *p)
     return place_extents_usable(&a->extents, p);
 }
 
-size_t place_arena_reclaim(struct place_tier *t, size_t want)
+static size_t arena_reclaim(struct place_tier *t, size_t want)
 {
     (void)want;
     struct place_arena *a = t->state;
     return drain(t, a) + place_cache_flush(t, &a->slabs) + place_slabs_trim(&a->slabs) +
            place_extents_trim(&a->extents);
 }
+
+const struct place_allocator place_arena_allocator = {
+    .alloc = arena_alloc,
+    .release = arena_release,
+    .usable_size = arena_usable,
+    .reclaim = arena_reclaim,
+    .grow = arena_grow,
+};
 
 void place_arenas_prefork(void)
 {

@@ -39,8 +39,12 @@ struct place_arena_spec {
     int flags;
 };
 
-/* Sets up an arena for tier t (its state), registered as t's range. Returns 0, or -1
- * with t->unavailable saying what failed. The operations below then serve t. */
+/* Sets up an arena for tier t (its state), registered as t's range: what the source of
+ * an arena tier's init does. Returns 0, or -1 with t->unavailable saying what failed.
+ * place_arena_allocator (tier.h) then serves t: alloc and release (the arena counts its
+ * own bytes: tiers/cache.h), usable size, grow (a large block, by the pages after it,
+ * its extra bytes reserved under the limit), reclaim (the calling thread's cache and the
+ * deferred frees, then empty slabs' and free runs' pages back to the kernel). */
 int place_arena_tier(struct place_tier *t, const struct place_arena_spec *spec);
 
 /* Binds an arena tier's range as b says, before any block is carved from it (an arena
@@ -53,18 +57,6 @@ const struct place_binding *place_arena_binding(struct place_tier *t);
 
 /* The machine's memory in bytes. */
 size_t place_ram(void);
-
-/* The tier operations of every arena tier (t->state is its arena): take and give (the
- * arena counts its own bytes: tiers/cache.h), usable size, grow (a large block, by the
- * pages after it, its extra bytes reserved under the limit), reclaim (the calling
- * thread's cache and the deferred frees, then empty slabs' and free runs' pages back to
- * the kernel). */
-void *place_arena_take(struct place_tier *t, const struct place_request *r, bool force,
-                       bool *limited);
-void place_arena_give(struct place_tier *t, void *p);
-size_t place_arena_usable(struct place_tier *t, const void *p);
-bool place_arena_grow(struct place_tier *t, void *p, size_t size);
-size_t place_arena_reclaim(struct place_tier *t, size_t want);
 
 /* A free of block p of arena tier t that arrives while its thread is inside libplace (a
  * signal handler's free, which may have interrupted this very thread's bins or the

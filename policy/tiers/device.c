@@ -2,8 +2,8 @@
  *
  * No pool: each block is the driver's answer to the call the program made (the same
  * variant, stream and pitch), so the device tier adds a limit and a count, and
- * frameworks that cache device memory themselves keep doing so. A block counts its size
- * in whole 512-byte units. */
+ * frameworks that cache device memory themselves keep doing so: the direct allocator
+ * (tiers/direct.c) over this source. A block counts its size in whole 512-byte units. */
 #include <stdio.h>
 
 #include "../../config/policy.h"
@@ -23,17 +23,11 @@ static int device_prepare(struct place_tier *t)
     return rc;
 }
 
-static size_t device_good_size(size_t size, size_t align)
-{
-    (void)align;
-    return (size + 511) / 512 * 512;
-}
-
 /* The driver's blocks are aligned for any use; the request's alignment is malloc's. */
-static void *device_alloc(struct place_tier *t, const struct place_request *r)
+static void *device_get(struct place_tier *t, size_t size, const struct place_request *r,
+                        uintptr_t *device)
 {
-    struct place_cu_call *cu = r->cu;
-    size_t size = r->size;
+    struct place_cu_call *cu = r ? r->cu : NULL;
     if (!cu)
         return NULL;
     struct place_ctx c;
@@ -51,14 +45,14 @@ static void *device_alloc(struct place_tier *t, const struct place_request *r)
             cu->rc = rc;
         place_cu_refused(t, "an allocation", size, rc);
     }
+    *device = (uintptr_t)d;
     return rc == CUDA_SUCCESS ? (void *)(uintptr_t)d : NULL;
 }
 
 /* Every device block is freed by the program's own call (a CUDA free). */
-static void device_free(struct place_tier *t, void *p, size_t usable, struct place_cu_call *cu)
+static void device_put(struct place_tier *t, void *p, size_t size, struct place_cu_call *cu)
 {
-    (void)t;
-    (void)usable;
+    (void)t, (void)size;
     if (cu)
         cu->rc = place_cu_call_free(cu, (CUdeviceptr)(uintptr_t)p);
 }
@@ -76,10 +70,11 @@ static int device_stats(struct place_tier *t, size_t *total, size_t *free)
     return 0;
 }
 
-const struct place_tier_ops place_device_ops = {
+/* Blocks for the direct allocator (tiers/direct.c), each counting whole 512 bytes. */
+const struct place_source place_device_source = {
     .prepare = device_prepare,
-    .alloc = device_alloc,
-    .free = device_free,
     .stats = device_stats,
-    .good_size = device_good_size,
+    .get = device_get,
+    .put = device_put,
+    .unit = 512,
 };

@@ -25,13 +25,16 @@ void *place_glibc_alloc(const struct place_request *r)
     }
 }
 
-static void *dram_alloc(struct place_tier *t, const struct place_request *r)
+/* glibc counts nothing of libplace's: the shim counts glibc's blocks. */
+static void *glibc_alloc(struct place_tier *t, const struct place_request *r, bool force,
+                         bool *limited)
 {
-    (void)t;
+    (void)t, (void)force;
+    *limited = false;
     return place_glibc_alloc(r);
 }
 
-static size_t dram_usable_size(struct place_tier *t, const void *p)
+static size_t glibc_usable_size(struct place_tier *t, const void *p)
 {
     (void)t;
     return place_glibc_usable(p);
@@ -49,26 +52,26 @@ int place_host_stats(struct place_tier *t, size_t *total, size_t *free)
     return 0;
 }
 
-/* No free: glibc's blocks are freed by the shim without asking any tier. */
-static const struct place_tier_ops dram_ops = {
-    .alloc = dram_alloc,
-    .usable_size = dram_usable_size,
-    .stats = place_host_stats,
+/* No release: glibc's blocks are freed by the shim without asking any tier. */
+const struct place_allocator place_glibc_allocator = {
+    .alloc = glibc_alloc,
+    .usable_size = glibc_usable_size,
 };
 
-struct place_tier place_dram = {.name = "dram", .ops = &dram_ops, .stats = &place_nodes[0]};
+static const struct place_source glibc_source = {.stats = place_host_stats};
 
+struct place_tier place_dram = {.name = "dram",
+                                .allocator = &place_glibc_allocator,
+                                .source = &glibc_source,
+                                .stats = &place_nodes[0]};
+
+/* A named dram tier: an arena whose pages the kernel's default policy places. */
 static int arena_init(struct place_tier *t)
 {
     return place_arena_tier(t, NULL);
 }
 
-const struct place_tier_ops place_dram_arena_ops = {
+const struct place_source place_dram_source = {
     .init = arena_init,
-    .take = place_arena_take,
-    .give = place_arena_give,
-    .reclaim = place_arena_reclaim,
-    .usable_size = place_arena_usable,
-    .grow = place_arena_grow,
     .stats = place_host_stats,
 };

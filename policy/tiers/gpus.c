@@ -34,7 +34,8 @@ static void add_gpu_tiers(void)
         snprintf(c->name, sizeof c->name, "device%d", d);
         c->kind = PLACE_DEVICE;
         c->device = d;
-        added[d].ops = &place_device_ops;
+        added[d].allocator = &place_direct_allocator;
+        added[d].source = &place_device_source;
         if (!(gpu_tier[d] = place_tiers_add(&added[d], c)))
             return; /* the table is full: the rest go uncounted */
     }

@@ -153,14 +153,9 @@ static int hbw_prepare(struct place_tier *t)
     return why ? -1 : 0;
 }
 
-const struct place_tier_ops place_hbw_ops = {
+const struct place_source place_hbw_source = {
     .init = hbw_init,
     .prepare = hbw_prepare,
-    .take = place_arena_take,
-    .give = place_arena_give,
-    .reclaim = place_arena_reclaim,
-    .usable_size = place_arena_usable,
-    .grow = place_arena_grow,
     .stats = place_numa_stats,
     .verify = place_numa_verify,
 };

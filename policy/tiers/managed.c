@@ -21,8 +21,10 @@ static CUmemLocation location(const struct place_tier_config *c)
     return (CUmemLocation){.type = CU_MEM_LOCATION_TYPE_DEVICE, .id = c->location};
 }
 
-static void *managed_get(struct place_tier *t, size_t size, uintptr_t *device)
+static void *managed_get(struct place_tier *t, size_t size, const struct place_request *r,
+                         uintptr_t *device)
 {
+    (void)r;
     struct place_ctx c;
     CUdeviceptr d = 0;
     const char *call = "cuMemAllocManaged";
@@ -53,10 +55,9 @@ static void *managed_get(struct place_tier *t, size_t size, uintptr_t *device)
     return (void *)(uintptr_t)d;
 }
 
-static void managed_put(struct place_tier *t, void *p, size_t size)
+static void managed_put(struct place_tier *t, void *p, size_t size, struct place_cu_call *cu)
 {
-    (void)t;
-    (void)size;
+    (void)t, (void)size, (void)cu;
     place_owner_remove(p);
     struct place_ctx c;
     if (place_ctx_enter(-1, &c) == CUDA_SUCCESS) {
@@ -65,18 +66,6 @@ static void managed_put(struct place_tier *t, void *p, size_t size)
     }
 }
 
-static const struct place_pool_source source = {managed_get, managed_put};
-
-static int managed_init(struct place_tier *t)
-{
-    static struct place_pool pools[PLACE_MAX_TIERS];
-    static unsigned n;
-    if (n == PLACE_MAX_TIERS)
-        return -1;
-    place_pool_init(&pools[n], t, &source);
-    t->state = &pools[n++];
-    return 0;
-}
 
 static int managed_prepare(struct place_tier *t)
 {
@@ -84,13 +73,11 @@ static int managed_prepare(struct place_tier *t)
     return gpu >= 0 ? place_cuda_prepare_gpu(t, gpu, "its location: ") : place_cuda_prepare(t);
 }
 
-const struct place_tier_ops place_managed_ops = {
-    .init = managed_init,
+/* A pool's chunks (tiers/pool.h), allocated managed. */
+const struct place_source place_managed_source = {
+    .init = place_pool_tier,
     .prepare = managed_prepare,
-    .alloc = place_pool_tier_alloc,
-    .free = place_pool_tier_free,
-    .usable_size = place_pool_tier_usable,
     .stats = place_host_stats,
-    .good_size = place_pool_good_size,
-    .reclaim = place_pool_tier_reclaim,
+    .get = managed_get,
+    .put = managed_put,
 };

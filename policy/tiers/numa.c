@@ -1,6 +1,6 @@
 /* numa: explicit NUMA nodes, with bind, preferred or interleave (libnuma's meaning).
  *
- * An arena (tiers/arena.h) whose whole range is mbind()ed to the tier's nodes before
+ * The source of an arena (tiers/arena.h) whose whole range is mbind()ed to the tier's nodes before
  * any block is carved out of it (tiers/binding.h), so every page a block touches is
  * placed by the kernel under that policy, and the tier's blocks are told apart by
  * address. */
@@ -21,13 +21,8 @@ static int numa_init(struct place_tier *t)
     return place_arena_tier(t, &(struct place_arena_spec){.binding = &b});
 }
 
-const struct place_tier_ops place_numa_ops = {
+const struct place_source place_numa_source = {
     .init = numa_init,
-    .take = place_arena_take,
-    .give = place_arena_give,
-    .reclaim = place_arena_reclaim,
-    .usable_size = place_arena_usable,
-    .grow = place_arena_grow,
     .stats = place_numa_stats,
     .verify = place_numa_verify,
 };

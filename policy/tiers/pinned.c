@@ -19,15 +19,15 @@
 
 enum { SPARE = 64 };
 
-struct pinned {
-    struct place_pool pool;
+/* A pinned tier's range, by tier index. */
+static struct pinned {
     uintptr_t bump, end; /* the range not yet carved */
     struct {
         uintptr_t lo;
         size_t size;
     } spare[SPARE]; /* given back, for later chunks */
     unsigned nspare;
-};
+} ranges[PLACE_MAX_TIERS];
 
 /* Addresses for a chunk: a given-back stretch that holds it, else fresh ones. Called
  * under the pool's lock, as all of the source is. */
@@ -57,9 +57,11 @@ static void uncarve(struct pinned *s, uintptr_t a, size_t size)
     /* else those addresses stay unused: the range is the machine's memory, and more */
 }
 
-static void *pinned_get(struct place_tier *t, size_t size, uintptr_t *device)
+static void *pinned_get(struct place_tier *t, size_t size, const struct place_request *r,
+                        uintptr_t *device)
 {
-    struct pinned *s = t->state;
+    (void)r;
+    struct pinned *s = &ranges[t->index];
     uintptr_t a = carve(s, size);
     if (!a)
         return NULL;
@@ -83,25 +85,22 @@ static void *pinned_get(struct place_tier *t, size_t size, uintptr_t *device)
     return (void *)a;
 }
 
-static void pinned_put(struct place_tier *t, void *p, size_t size)
+static void pinned_put(struct place_tier *t, void *p, size_t size, struct place_cu_call *cu)
 {
+    (void)cu;
     struct place_ctx c;
     if (place_ctx_enter(-1, &c) == CUDA_SUCCESS) {
         place_cu.MemHostUnregister(p);
         place_ctx_leave(&c);
     }
     madvise(p, size, MADV_DONTNEED);
-    uncarve(t->state, (uintptr_t)p, size);
+    uncarve(&ranges[t->index], (uintptr_t)p, size);
 }
-
-static const struct place_pool_source source = {pinned_get, pinned_put};
 
 static int pinned_init(struct place_tier *t)
 {
-    static struct pinned tiers[PLACE_MAX_TIERS];
-    static unsigned n;
     size_t len = place_ram();
-    void *p = n < PLACE_MAX_TIERS ? place_reserve(&len, 64 << 20, MAP_NORESERVE) : NULL;
+    void *p = place_reserve(&len, 64 << 20, MAP_NORESERVE);
     if (!p) {
         t->unavailable = "the kernel refused to reserve address space for it";
         return -1;
@@ -110,22 +109,17 @@ static int pinned_init(struct place_tier *t)
         t->unavailable = "libplace's table of owned ranges is full";
         return -1;
     }
-    struct pinned *s = &tiers[n++];
+    struct pinned *s = &ranges[t->index];
     s->bump = (uintptr_t)p;
     s->end = (uintptr_t)p + len;
-    place_pool_init(&s->pool, t, &source);
-    t->state = s;
-    return 0;
+    return place_pool_tier(t);
 }
 
-const struct place_tier_ops place_pinned_ops = {
+/* A pool's chunks (tiers/pool.h), page-locked. */
+const struct place_source place_pinned_source = {
     .init = pinned_init,
     .prepare = place_cuda_prepare,
-    .alloc = place_pool_tier_alloc,
-    .free = place_pool_tier_free,
-    .usable_size = place_pool_tier_usable,
     .stats = place_host_stats,
-    .good_size = place_pool_good_size,
-    .reclaim = place_pool_tier_reclaim,
-    .device_ptr = place_pool_tier_device,
+    .get = pinned_get,
+    .put = pinned_put,
 };

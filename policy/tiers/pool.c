@@ -22,13 +22,11 @@ size_t place_pool_good_size(size_t size, size_t align)
     return round_up(size ? size : 1, PLACE_POOL_GRAIN);
 }
 
-void place_pool_init(struct place_pool *pool, struct place_tier *t,
-                     const struct place_pool_source *source)
+void place_pool_init(struct place_pool *pool, struct place_tier *t)
 {
     const struct place_tier_config *c = t->config;
     memset(pool, 0, sizeof *pool);
     pthread_mutex_init(&pool->lock, NULL);
-    pool->source = source;
     pool->tier = t;
     pool->max = round_up(c->chunk_max, PAGE);
     pool->next = round_up(c->chunk_initial, PAGE);
@@ -107,7 +105,7 @@ static struct place_chunk *add_chunk(struct place_pool *pool, size_t size, bool 
             return NULL;
     }
     uintptr_t device = 0;
-    void *p = pool->source->get(pool->tier, size, &device);
+    void *p = pool->tier->source->get(pool->tier, size, NULL, &device);
     if (!p) {
         if (m)
             munmap(m, meta);
@@ -190,7 +188,7 @@ static struct place_chunk *chunk_of(struct place_pool *pool, uintptr_t a)
 
 static void drop_chunk(struct place_pool *pool, struct place_chunk *c)
 {
-    pool->source->put(pool->tier, (void *)c->lo, c->size);
+    pool->tier->source->put(pool->tier, (void *)c->lo, c->size, NULL);
     if (c->used)
         munmap(c->used, round_up(c->grains / 8 + 8, 64) + c->grains * sizeof(uint32_t));
     unsigned k = (unsigned)(c - pool->chunk);
@@ -260,7 +258,20 @@ size_t place_pool_reclaim(struct place_pool *pool, size_t want)
     return done;
 }
 
-void *place_pool_tier_alloc(struct place_tier *t, const struct place_request *r)
+int place_pool_tier(struct place_tier *t)
+{
+    static struct place_pool made[PLACE_MAX_TIERS];
+    static unsigned n;
+    if (n == PLACE_MAX_TIERS) {
+        t->unavailable = "libplace's table of pools is full";
+        return -1;
+    }
+    place_pool_init(&made[n], t);
+    t->state = &made[n++];
+    return 0;
+}
+
+static void *get_block(struct place_tier *t, const struct place_request *r)
 {
     void *p = place_pool_alloc(t->state, r->size, r->align);
     if (p && r->call == PLACE_CALLOC)
@@ -268,27 +279,54 @@ void *place_pool_tier_alloc(struct place_tier *t, const struct place_request *r)
     return p;
 }
 
-void place_pool_tier_free(struct place_tier *t, void *p, size_t usable, struct place_cu_call *cu)
+static void put_block(struct place_tier *t, void *p, size_t usable, const struct place_request *r)
 {
-    (void)usable;
-    (void)cu;
+    (void)usable, (void)r;
     place_pool_free(t->state, p);
 }
 
-uintptr_t place_pool_tier_device(struct place_tier *t, const void *p)
+static void *pool_alloc(struct place_tier *t, const struct place_request *r, bool force,
+                        bool *limited)
+{
+    return place_tier_counted(t, r, force, limited, get_block, put_block);
+}
+
+/* A block of a pool's is freed as a CUDA call asks or as free() does: the same. */
+static void pool_release(struct place_tier *t, void *p, size_t usable, struct place_cu_call *cu)
+{
+    (void)usable, (void)cu;
+    place_tier_uncharge(t, place_pool_free(t->state, p));
+}
+
+static uintptr_t pool_device(struct place_tier *t, const void *p)
 {
     return place_pool_device(t->state, p);
 }
 
-size_t place_pool_tier_usable(struct place_tier *t, const void *p)
+static size_t pool_usable(struct place_tier *t, const void *p)
 {
     return place_pool_usable(t->state, p);
 }
 
-size_t place_pool_tier_reclaim(struct place_tier *t, size_t want)
+static size_t pool_good_size(const struct place_tier *t, size_t size, size_t align)
+{
+    (void)t;
+    return place_pool_good_size(size, align);
+}
+
+static size_t pool_reclaim(struct place_tier *t, size_t want)
 {
     return place_pool_reclaim(t->state, want);
 }
+
+const struct place_allocator place_pool_allocator = {
+    .alloc = pool_alloc,
+    .release = pool_release,
+    .usable_size = pool_usable,
+    .good_size = pool_good_size,
+    .reclaim = pool_reclaim,
+    .device_ptr = pool_device,
+};
 
 void place_pools_prefork(void)
 {

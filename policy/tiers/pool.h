@@ -20,13 +20,6 @@
 
 enum { PLACE_POOL_GRAIN = 256, PLACE_POOL_CHUNKS = 128 };
 
-/* Where a pool's chunks come from. get returns a chunk of size bytes (a multiple of the
- * page size) and, in *device, the address GPUs use for it; NULL when the driver refuses. */
-struct place_pool_source {
-    void *(*get)(struct place_tier *t, size_t size, uintptr_t *device);
-    void (*put)(struct place_tier *t, void *p, size_t size);
-};
-
 struct place_chunk {
     uintptr_t lo, device;
     size_t size;
@@ -38,18 +31,21 @@ struct place_chunk {
 
 struct place_pool {
     pthread_mutex_t lock;
-    const struct place_pool_source *source;
-    struct place_tier *tier;
+    struct place_tier *tier; /* whose source (get, put) gives its chunks */
     size_t next, max; /* the next chunk's size, and the largest */
     unsigned growth;
     unsigned n;
     struct place_chunk chunk[PLACE_POOL_CHUNKS]; /* by address */
 };
 
-/* Sets pool up for tier t (chunk sizes from its config). Nothing is asked of the source
- * until the first allocation. */
-void place_pool_init(struct place_pool *pool, struct place_tier *t,
-                     const struct place_pool_source *source);
+/* Sets pool up for tier t (chunk sizes from its config), its chunks got from and put
+ * back to t's source (a multiple of the page size each; the source's get gives NULL when
+ * the driver refuses). Nothing is asked of the source until the first allocation. */
+void place_pool_init(struct place_pool *pool, struct place_tier *t);
+
+/* A pool made for tier t as its state: what the source of a pool tier's init does
+ * (place_pool_allocator then serves t). 0, or -1 with t->unavailable set. */
+int place_pool_tier(struct place_tier *t);
 
 /* A block of at least size bytes at align (0: the grain), or NULL. */
 void *place_pool_alloc(struct place_pool *pool, size_t size, size_t align);
@@ -66,13 +62,6 @@ uintptr_t place_pool_device(struct place_pool *pool, const void *p);
 /* Gives back whole free chunks until want bytes went back, or none is left; returns
  * how many bytes did. */
 size_t place_pool_reclaim(struct place_pool *pool, size_t want);
-
-/* The operations of a tier whose state begins with its pool (pinned, managed). */
-void *place_pool_tier_alloc(struct place_tier *t, const struct place_request *r);
-void place_pool_tier_free(struct place_tier *t, void *p, size_t usable, struct place_cu_call *cu);
-uintptr_t place_pool_tier_device(struct place_tier *t, const void *p);
-size_t place_pool_tier_usable(struct place_tier *t, const void *p);
-size_t place_pool_tier_reclaim(struct place_tier *t, size_t want);
 
 /* What a block for size bytes counts: whole grains. */
 size_t place_pool_good_size(size_t size, size_t align);

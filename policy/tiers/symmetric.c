@@ -17,7 +17,7 @@ static int symmetric_stats(struct place_tier *t, size_t *total, size_t *free)
     return -1;
 }
 
-const struct place_tier_ops place_symmetric_ops = {.stats = symmetric_stats};
+const struct place_source place_symmetric_source = {.stats = symmetric_stats};
 
 static struct place_tier *found;
 
@@ -31,7 +31,7 @@ static const char *find(void *arg)
             found = *t;
             return NULL;
         }
-    added.ops = &place_symmetric_ops;
+    added.source = &place_symmetric_source;
     found = place_tiers_add(&added, &config);
     return NULL;
 }

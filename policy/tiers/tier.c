@@ -10,12 +10,19 @@
 
 struct place_tier *place_tiers[PLACE_MAX_TIERS + 1] = {&place_dram, NULL};
 
-static const struct place_tier_ops *const built[] = {
-    [PLACE_DRAM] = &place_dram_arena_ops, [PLACE_HBW] = &place_hbw_ops,
-    [PLACE_NUMA] = &place_numa_ops,       [PLACE_SYMMETRIC] = &place_symmetric_ops,
+/* Each kind: its allocator over its source. */
+static const struct kind {
+    const struct place_allocator *allocator;
+    const struct place_source *source;
+} kinds[] = {
+    [PLACE_DRAM] = {&place_arena_allocator, &place_dram_source},
+    [PLACE_HBW] = {&place_arena_allocator, &place_hbw_source},
+    [PLACE_NUMA] = {&place_arena_allocator, &place_numa_source},
+    [PLACE_SYMMETRIC] = {NULL, &place_symmetric_source},
 #ifdef PLACE_HAVE_CUDA
-    [PLACE_PINNED] = &place_pinned_ops,   [PLACE_MANAGED] = &place_managed_ops,
-    [PLACE_DEVICE] = &place_device_ops,
+    [PLACE_PINNED] = {&place_pool_allocator, &place_pinned_source},
+    [PLACE_MANAGED] = {&place_pool_allocator, &place_managed_source},
+    [PLACE_DEVICE] = {&place_direct_allocator, &place_device_source},
 #endif
 };
 
@@ -25,14 +32,16 @@ void place_tiers_init(const struct place_policy *policy)
     for (unsigned k = 1; policy && k < policy->ntiers; k++) {
         const struct place_tier_config *c = &policy->tiers[k];
         struct place_tier *t = &configured[k];
+        struct kind kind = c->kind < sizeof kinds / sizeof kinds[0] ? kinds[c->kind]
+                                                                          : (struct kind){0};
         *t = (struct place_tier){.name = c->name,
                                  .index = k,
                                  .config = c,
                                  .limit = c->limit,
                                  .stats = &place_nodes[k],
-                                 .ops = c->kind < sizeof built / sizeof built[0] ? built[c->kind]
-                                                                                 : NULL};
-        if (!t->ops)
+                                 .allocator = kind.allocator,
+                                 .source = kind.source};
+        if (!t->source)
             t->unavailable = "this libplace was built without cuda.h (meson -Dcudaheaders=DIR)";
         if (c->limit && c->reclaim_min) {
             t->reclaim_below = c->limit / 100 * c->reclaim_min;
@@ -41,7 +50,8 @@ void place_tiers_init(const struct place_policy *policy)
         place_tiers[k] = t;
     }
     for (struct place_tier **t = place_tiers; *t; t++)
-        if ((*t)->ops && (*t)->ops->init && !(*t)->unavailable && (*t)->ops->init(*t) != 0 &&
+        if ((*t)->source && (*t)->source->init && !(*t)->unavailable &&
+            (*t)->source->init(*t) != 0 &&
             !(*t)->unavailable)
             (*t)->unavailable = "its initialisation failed";
     /* A dry run uses no tier, yet its report says which planned tiers this machine
@@ -74,12 +84,12 @@ bool place_tier_ready(struct place_tier *t)
 {
     int state = atomic_load_explicit(&t->prepared, memory_order_acquire);
     if (__builtin_expect(state != 2, 0) && !t->unavailable) {
-        if (!t->ops->prepare)
+        if (!t->source->prepare)
             return true;
         state = 0;
         if (!atomic_compare_exchange_strong(&t->prepared, &state, 1))
             return false; /* another thread is preparing it */
-        int rc = t->ops->prepare(t);
+        int rc = t->source->prepare(t);
         if (rc < 0 && !t->unavailable)
             t->unavailable = "it could not be prepared";
         atomic_store_explicit(&t->prepared, rc > 0 ? 0 : 2, memory_order_release);
@@ -95,8 +105,10 @@ bool place_tier_ready(struct place_tier *t)
 static void watermark(struct place_tier *t, int64_t after, size_t got)
 {
     uint64_t room = t->limit - (uint64_t)after, room_before = room + got;
-    if (room < t->reclaim_below && room_before >= t->reclaim_below && t->ops->reclaim)
-        place_stats_count(t->stats, PLACE_EV_RECLAIMED, t->ops->reclaim(t, t->reclaim_to - room));
+    if (room < t->reclaim_below && room_before >= t->reclaim_below && t->allocator &&
+        t->allocator->reclaim)
+        place_stats_count(t->stats, PLACE_EV_RECLAIMED,
+                          t->allocator->reclaim(t, t->reclaim_to - room));
 }
 
 void place_tier_commit_marks(struct place_tier *t, size_t got, bool force)
@@ -107,6 +119,33 @@ void place_tier_commit_marks(struct place_tier *t, size_t got, bool force)
     /* how far past the limit the node went is its peak's business (peak - limit) */
     if (force && t->limit && after > (int64_t)t->limit)
         place_stats_count(t->stats, PLACE_EV_OVERFLOW, 1);
+}
+
+void *place_tier_counted(struct place_tier *t, const struct place_request *r, bool force,
+                         bool *limited, void *(*get)(struct place_tier *, const struct place_request *),
+                         void (*put)(struct place_tier *, void *p, size_t usable,
+                                     const struct place_request *r))
+{
+    size_t want = place_tier_good_size(t, r->size, r->align);
+    *limited = true;
+    if (!place_tier_reserve(t, want, force))
+        return NULL;
+    void *p = get(t, r);
+    if (!p) {
+        place_tier_release(t, (int64_t)want);
+        *limited = false;
+        return NULL;
+    }
+    size_t got = place_tier_usable(t, p, r->size, r->align);
+    if (got > want && !place_tier_reserve(t, got - want, force)) {
+        put(t, p, got, r);
+        place_tier_release(t, (int64_t)want);
+        return NULL;
+    }
+    if (got < want)
+        place_tier_release(t, (int64_t)(want - got));
+    place_tier_commit(t, got, force);
+    return p;
 }
 
 bool place_tier_charge(struct place_tier *t, size_t bytes, bool force)

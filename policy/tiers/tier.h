@@ -46,41 +46,62 @@ struct place_request {
                                  * again (a realloc its own tier refused) */
 };
 
-/* A tier either lets the engine count its bytes (alloc and free: the engine reserves a
- * block's usable size under the limit first, and releases it after the free), or counts
- * them itself (take and give: an arena's thread caches reserve and release in batches,
- * tiers/cache.h). Exactly one of the two pairs is set. */
-struct place_tier_ops {
-    void *(*alloc)(struct place_tier *, const struct place_request *r); /* zeroed for calloc */
-    /* cu: the program's own free call when a CUDA call frees the block, else NULL */
-    void (*free)(struct place_tier *, void *p, size_t usable, struct place_cu_call *cu);
-    /* alloc and its accounting in one (force: past the limit); NULL with *limited true
-     * when the limit refused, false when the tier's memory did */
-    void *(*take)(struct place_tier *, const struct place_request *r, bool force, bool *limited);
-    void (*give)(struct place_tier *, void *p); /* free and its accounting in one */
-    /* required */
-    int (*stats)(struct place_tier *, size_t *total, size_t *free);
-    /* optional (NULL when the tier has nothing to offer) */
-    int (*init)(struct place_tier *); /* at start: 0, or -1 with unavailable set */
-    /* work that must wait for the tier's first use (loading a driver): 0, -1 with the
-     * tier's unavailable set, or 1 for "not now" (another thread is at it; try later) */
-    int (*prepare)(struct place_tier *);
+/* A tier is an allocator over a source (DESIGN.md section 5), as UMF puts a pool over a
+ * provider. The allocators are written once each: the arena (tiers/arena.h), the chunk
+ * pool (tiers/pool.h), the direct allocator (each block the source's own: a GPU's
+ * memory) and glibc's (the default dram tier). Every allocator counts its own blocks in
+ * the tier's node: an arena's caches reserve and release in batches (tiers/cache.h), the
+ * others a block at a time (place_tier_counted). */
+struct place_allocator {
+    /* A block for r, counted (force: past the limit); NULL with *limited true when the
+     * limit refused, false when the memory did. Zeroed for calloc. */
+    void *(*alloc)(struct place_tier *, const struct place_request *r, bool force, bool *limited);
+    /* Frees block p and uncounts it. usable: what it counts, when the caller knows it (a
+     * CUDA block's record; 0: the allocator finds it); cu: the program's own free call
+     * when a CUDA call frees the block, else NULL. NULL for glibc's: the shim frees those. */
+    void (*release)(struct place_tier *, void *p, size_t usable, struct place_cu_call *cu);
     /* NULL: good_size's answer; required of a tier with owner ranges (free asks it) */
     size_t (*usable_size)(struct place_tier *, const void *p);
-    size_t (*good_size)(size_t size, size_t align);      /* the usable size alloc gives */
+    /* NULL: the size asked for */
+    size_t (*good_size)(const struct place_tier *, size_t size, size_t align);
+    /* optional (NULL when the allocator has nothing to offer) */
     size_t (*reclaim)(struct place_tier *, size_t want); /* release cached memory */
     /* block p made to hold size bytes where it is, its accounting in one (never past the
      * limit): false leaves it as it was. What realloc tries first, as glibc grows a
      * block into the free memory after it. */
     bool (*grow)(struct place_tier *, void *p, size_t size);
-    int (*verify)(struct place_tier *, bool all, struct place_verified *); /* see above */
     uintptr_t (*device_ptr)(struct place_tier *, const void *p); /* NULL: p is the GPU's too */
+};
+
+/* Where a kind's memory comes from: one per kind (dram.c, numa.c, hbw.c, pinned.c,
+ * managed.c, device.c, symmetric.c). Adding a kind is writing a source. */
+struct place_source {
+    /* required: the memory the tier draws on, and how much of it is free */
+    int (*stats)(struct place_tier *, size_t *total, size_t *free);
+    /* optional (NULL when the source has nothing to offer) */
+    /* at start: the allocator set up over the source's memory (an arena's range reserved
+     * and bound, a pool made): 0, or -1 with unavailable set */
+    int (*init)(struct place_tier *);
+    /* work that must wait for the tier's first use (loading a driver, finding its
+     * nodes): 0, -1 with the tier's unavailable set, or 1 for "not now" (another thread
+     * is at it; try later) */
+    int (*prepare)(struct place_tier *);
+    int (*verify)(struct place_tier *, bool all, struct place_verified *); /* see above */
+    /* Memory in pieces, for a pool (its chunks) or the direct allocator (its blocks):
+     * size bytes for request r (NULL for a pool's chunk) and, in *device, the address GPUs
+     * use for them, or NULL; and the same given back (cu: the program's free call, or
+     * NULL). */
+    void *(*get)(struct place_tier *, size_t size, const struct place_request *r, uintptr_t *device);
+    void (*put)(struct place_tier *, void *p, size_t size, struct place_cu_call *cu);
+    size_t unit; /* the direct allocator: a block counts whole units of this many bytes */
 };
 
 struct place_tier {
     const char *name;
-    unsigned index;                         /* in place_tiers, and of its node in place_nodes */
-    const struct place_tier_ops *ops;       /* NULL for a kind this build cannot place into */
+    unsigned index; /* in place_tiers, and of its node in place_nodes */
+    /* NULL for a kind that only counts (symmetric: the SHMEM library allocates) */
+    const struct place_allocator *allocator;
+    const struct place_source *source;      /* NULL for a kind this build cannot place into */
     const struct place_tier_config *config; /* NULL for the default dram tier */
     const char *unavailable;                /* NULL, or why this machine cannot offer the tier */
     char reason[192];                       /* an unavailable naming this machine's details */
@@ -92,30 +113,30 @@ struct place_tier {
     /* on_full = wait: threads waiting for room, and the futex word a free bumps */
     _Atomic uint32_t waiters, wake;
     _Atomic int prepared; /* 0 not yet, 1 under way, 2 done */
-    void *state;          /* the tier's own (an arena, a pool) */
-    struct place_slabs *slabs; /* an arena's small blocks (tiers/slab.h), for the fast paths */
+    void *state;          /* the allocator's own (an arena, a pool) */
+    /* an arena's small blocks (tiers/slab.h), here so that the fast paths reach them from
+     * the tier in one load; NULL for every other allocator */
+    struct place_slabs *slabs;
 };
 
 /* The default tier: glibc's allocator. Allocations no rule places are counted here. */
 extern PLACE_HIDDEN struct place_tier place_dram;
 
-/* A tier of kind dram that the policy names: an arena of its own (tiers/arena.h), since
- * glibc's blocks cannot be told apart by address. */
-extern PLACE_HIDDEN const struct place_tier_ops place_dram_arena_ops;
+/* The allocators, each written once: arena (arena.c), chunk pool (pool.c), direct
+ * (direct.c) and glibc's (dram.c, the default tier's). */
+extern PLACE_HIDDEN const struct place_allocator place_arena_allocator, place_pool_allocator,
+    place_direct_allocator, place_glibc_allocator;
 
-/* numa: an arena mbind()ed to the tier's nodes (policy/tiers/numa.c). */
-extern PLACE_HIDDEN const struct place_tier_ops place_numa_ops;
-
-/* hbw: an arena bound to the nodes memkind finds as HBW (policy/tiers/hbw.c). */
-extern PLACE_HIDDEN const struct place_tier_ops place_hbw_ops;
-
-/* The CUDA kinds (policy/tiers/pinned.c, managed.c, device.c): pools of chunks the
- * driver page-locks or allocates, and a GPU's own memory. */
-extern PLACE_HIDDEN const struct place_tier_ops place_pinned_ops, place_managed_ops, place_device_ops;
-
-/* symmetric: an OpenSHMEM symmetric heap (policy/tiers/symmetric.c). It only counts:
- * the SHMEM library allocates its blocks, so it has neither alloc nor take. */
-extern PLACE_HIDDEN const struct place_tier_ops place_symmetric_ops;
+/* The sources, one per kind: dram (a tier of kind dram that the policy names: an arena
+ * of its own, since glibc's blocks cannot be told apart by address; the default dram
+ * tier is glibc's), numa (an arena mbind()ed to the tier's nodes), hbw (an arena bound
+ * to the nodes memkind finds as HBW), symmetric (an OpenSHMEM symmetric heap: it only
+ * counts, the SHMEM library allocates its blocks), and the CUDA kinds: pinned and
+ * managed (chunks the driver page-locks or allocates, for a pool), device (a GPU's own
+ * memory, a block per call). */
+extern PLACE_HIDDEN const struct place_source place_dram_source, place_numa_source,
+    place_hbw_source, place_symmetric_source, place_pinned_source, place_managed_source,
+    place_device_source;
 
 /* The policy's symmetric tier, or one named symmetric added at the first call that
  * needs it (NULL when the tier table is full). */
@@ -137,14 +158,30 @@ struct place_tier *place_tiers_add(struct place_tier *t, struct place_tier_confi
  * preparing it is told no rather than made to wait) and not unavailable. */
 bool place_tier_ready(struct place_tier *t);
 
-/* What block p, asked for as size bytes at align, counts in t: its usable size. */
-static inline size_t place_tier_counted(struct place_tier *t, const void *p, size_t size,
-                                        size_t align)
+/* What a block for size bytes at align will count in t. */
+static inline size_t place_tier_good_size(const struct place_tier *t, size_t size, size_t align)
 {
-    if (t->ops->usable_size)
-        return t->ops->usable_size(t, p);
-    return t->ops->good_size ? t->ops->good_size(size, align) : size;
+    return t->allocator->good_size ? t->allocator->good_size(t, size, align) : size;
 }
+
+/* What block p, asked for as size bytes at align, counts in t: its usable size. */
+static inline size_t place_tier_usable(struct place_tier *t, const void *p, size_t size,
+                                       size_t align)
+{
+    if (t->allocator->usable_size)
+        return t->allocator->usable_size(t, p);
+    return place_tier_good_size(t, size, align);
+}
+
+/* The accounting of an allocator that counts a block at a time (a pool, the direct
+ * allocator), around get(t, r), which gives a block for r or NULL: the block's good size
+ * reserved under the limit first (force: past it), corrected to its usable size (more
+ * past the limit refused: the block goes back through put(t, p, usable, r)), committed.
+ * As place_allocator's alloc answers. */
+void *place_tier_counted(struct place_tier *t, const struct place_request *r, bool force,
+                         bool *limited, void *(*get)(struct place_tier *, const struct place_request *),
+                         void (*put)(struct place_tier *, void *p, size_t usable,
+                                     const struct place_request *r));
 
 /* A tier's accounting, in the stats layer's verbs:
  *   reserve   bytes a block will count, under the limit (force: past it); false: refused
@@ -181,20 +218,6 @@ static inline void place_tier_commit(struct place_tier *t, size_t got, bool forc
     if (__builtin_expect(t->reclaim_below || (force && t->limit), 0))
         place_tier_commit_marks(t, got, force);
     place_timeline_tick();
-}
-
-/* Frees block p of t's (usable: what it counts; cu: the program's CUDA free, or NULL)
- * and uncharges it; a tier that counts its own bytes gives it back instead. */
-static inline void place_tier_free(struct place_tier *t, void *p, size_t usable,
-                                   struct place_cu_call *cu)
-{
-    if (t->ops->give) {
-        t->ops->give(t, p);
-        place_node_count(t->index, PLACE_EV_FREES);
-        return;
-    }
-    t->ops->free(t, p, usable, cu);
-    place_tier_uncharge(t, usable);
 }
 
 /* glibc's allocation for a request (the default dram tier's alloc). */

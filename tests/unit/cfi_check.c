@@ -1,4 +1,4 @@
-/* base/cfi.c's rule at each address of a list, against the rule expected there:
+/* site/cfi.c's rule at each address of a list, against the rule expected there:
  *
  *   cfi_check LIBRARY ROWS
  *
@@ -10,7 +10,7 @@
 #include <link.h>
 #include <stdio.h>
 
-#include "../../policy/base/cfi.h"
+#include "../../policy/site/cfi.h"
 
 int main(int argc, char **argv)
 {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""base/cfi.c against binutils: every row of the unwind tables of the libraries named,
+"""site/cfi.c against binutils: every row of the unwind tables of the libraries named,
 as `readelf --debug-dump=frames-interp` reads them, turned into the rule cfi.c should
 give at the row's first, middle and last byte; tests/unit/cfi_check (in this process's
 libraries, loaded where they are) compares.
@@ -16,7 +16,7 @@ KNOWN, CFA_BP, BP_SAVED, OUTERMOST = 1, 2, 4, 8
 
 
 def rule_of(row):
-    """The rule base/cfi.h packs for a readelf row, 0 for one the walker does not read."""
+    """The rule site/cfi.h packs for a readelf row, 0 for one the walker does not read."""
     m = re.match(r"^(rsp|rbp)([+-]\d+)$", row["CFA"])
     if not m:
         return 0

@@ -1,4 +1,4 @@
-/* base/cfi.c against libunwind: the walker steps through plain frames, frames sized at
+/* site/cfi.c against libunwind: the walker steps through plain frames, frames sized at
  * run time (alloca: the CFA at the frame pointer), frames that keep a frame pointer, up
  * to the stack's first frame in the main thread and in another, each return address and
  * each stack pointer as libunwind's cursor finds them, and stops at a signal frame, whose
@@ -14,7 +14,7 @@
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
 
-#include "../../policy/base/cfi.h"
+#include "../../policy/site/cfi.h"
 #include "check.h"
 
 enum { MAX = 64 };

@@ -14,7 +14,7 @@ static size_t capacity = 8000; /* the memory the tier has */
 /* The tier's memory: `held` bytes in blocks out, `cached` bytes freed but kept. */
 static size_t held, cached, reclaim_calls, last_want;
 
-static void *cache_alloc(struct place_tier *t, const struct place_request *r)
+static void *cache_block(struct place_tier *t, const struct place_request *r)
 {
     (void)t;
     size_t size = r->size;
@@ -26,12 +26,26 @@ static void *cache_alloc(struct place_tier *t, const struct place_request *r)
     return p + 1;
 }
 
-static void cache_free(struct place_tier *t, void *p, size_t usable, struct place_cu_call *cu)
+static void cache_put(struct place_tier *t, void *p, size_t usable, const struct place_request *r)
 {
-    (void)t, (void)cu;
+    (void)t, (void)r;
     held -= usable;
     cached += usable;
     free((size_t *)p - 1);
+}
+
+/* counted a block at a time, as libplace's pool is */
+static void *cache_alloc(struct place_tier *t, const struct place_request *r, bool force,
+                         bool *limited)
+{
+    return place_tier_counted(t, r, force, limited, cache_block, cache_put);
+}
+
+static void cache_free(struct place_tier *t, void *p, size_t usable, struct place_cu_call *cu)
+{
+    (void)cu;
+    cache_put(t, p, usable, NULL);
+    place_tier_uncharge(t, usable);
 }
 
 static size_t cache_usable(struct place_tier *t, const void *p)
@@ -58,16 +72,20 @@ static int cache_stats(struct place_tier *t, size_t *total, size_t *free)
     return 0;
 }
 
-static const struct place_tier_ops cache_ops = {
+static const struct place_allocator cache_allocator = {
     .alloc = cache_alloc,
-    .free = cache_free,
+    .release = cache_free,
     .usable_size = cache_usable,
-    .stats = cache_stats,
     .reclaim = cache_reclaim,
 };
+static const struct place_source cache_source = {.stats = cache_stats};
 
 static struct place_node_stats cache_node;
-static struct place_tier cache = {.name = "cache", .index = 1, .ops = &cache_ops, .stats = &cache_node};
+static struct place_tier cache = {.name = "cache",
+                                  .index = 1,
+                                  .allocator = &cache_allocator,
+                                  .source = &cache_source,
+                                  .stats = &cache_node};
 
 static struct place_rule_config rule = {.name = "r", .chain = {1, 0}, .nchain = 2};
 
@@ -85,7 +103,7 @@ static uint64_t stat(struct place_tier *t, enum place_event e)
 
 static void tier_free(struct place_tier *t, void *p)
 {
-    place_tier_free(t, p, t->ops->usable_size(t, p), NULL);
+    t->allocator->release(t, p, t->allocator->usable_size(t, p), NULL);
 }
 
 int main(void)

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../policy/base/elfsym.h"
+#include "../../policy/site/elfsym.h"
 #include "check.h"
 
 __attribute__((noinline, noclone)) static int place_test_local(int x)

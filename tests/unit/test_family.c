@@ -218,21 +218,23 @@ static void counted(void)
 /* The dram tier through the tier interface, as chains that end in dram use it. */
 static void dram_tier(void)
 {
-    const struct place_tier_ops *ops = place_dram.ops;
+    const struct place_allocator *a = place_dram.allocator;
     for (size_t align = 0; align <= 4096; align = align ? align * 2 : 8) {
         struct place_request r = {.size = 1000, .align = align,
                                   .call = align ? PLACE_ALIGNED : PLACE_MALLOC};
-        char *p = ops->alloc(&place_dram, &r);
+        bool limited = true;
+        char *p = a->alloc(&place_dram, &r, false, &limited);
+        CHECK(!limited);
         CHECK(p != NULL);
         CHECK(align == 0 || (uintptr_t)p % align == 0);
-        size_t usable = ops->usable_size(&place_dram, p);
+        size_t usable = a->usable_size(&place_dram, p);
         CHECK(usable >= 1000);
         CHECK_EQ(usable, malloc_usable_size(p)); /* glibc's own block */
         memset(p, 1, usable);
         free(p); /* glibc's blocks are freed by the shim, not through the tier */
     }
     size_t total = 0, avail = 0;
-    CHECK_EQ(ops->stats(&place_dram, &total, &avail), 0);
+    CHECK_EQ(place_dram.source->stats(&place_dram, &total, &avail), 0);
     CHECK(total > 0 && avail > 0 && avail <= total);
 }
 

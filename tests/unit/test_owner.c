@@ -30,18 +30,35 @@ static void *slot_get(size_t size)
     return NULL;
 }
 
-static void *slot_alloc(struct place_tier *t, const struct place_request *r)
+static void *slot_block(struct place_tier *t, const struct place_request *r)
 {
     (void)t;
     return slot_get(r->size);
 }
 
-static void slot_free(struct place_tier *t, void *p, size_t usable, struct place_cu_call *cu)
+static void slot_put(struct place_tier *t, void *p, size_t usable, const struct place_request *r)
 {
-    (void)t, (void)cu;
+    (void)t, (void)r;
     CHECK_EQ(usable, used[((char *)p - arena) / SLOT]);
     used[((char *)p - arena) / SLOT] = 0;
+}
+
+/* counted a block at a time, as libplace's pool is */
+static void *slot_alloc(struct place_tier *t, const struct place_request *r, bool force,
+                        bool *limited)
+{
+    return place_tier_counted(t, r, force, limited, slot_block, slot_put);
+}
+
+/* usable: 0 from free(), which leaves it to the allocator; else the block's own */
+static void slot_free(struct place_tier *t, void *p, size_t usable, struct place_cu_call *cu)
+{
+    (void)cu;
+    size_t held = used[((char *)p - arena) / SLOT];
+    CHECK(usable == 0 || usable == held);
+    used[((char *)p - arena) / SLOT] = 0;
     frees_seen++;
+    place_tier_uncharge(t, held);
 }
 
 static size_t slot_usable(struct place_tier *t, const void *p)
@@ -58,15 +75,17 @@ static int slot_stats(struct place_tier *t, size_t *total, size_t *free)
     return 0;
 }
 
-static const struct place_tier_ops slot_ops = {
+static const struct place_allocator slot_allocator = {
     .alloc = slot_alloc,
-    .free = slot_free,
+    .release = slot_free,
     .usable_size = slot_usable,
-    .stats = slot_stats,
 };
+static const struct place_source slot_source = {.stats = slot_stats};
 static struct place_node_stats slots_node, other_node;
-static struct place_tier slots = {.name = "slots", .ops = &slot_ops, .stats = &slots_node};
-static struct place_tier other = {.name = "other", .ops = &slot_ops, .stats = &other_node};
+static struct place_tier slots = {
+    .name = "slots", .allocator = &slot_allocator, .source = &slot_source, .stats = &slots_node};
+static struct place_tier other = {
+    .name = "other", .allocator = &slot_allocator, .source = &slot_source, .stats = &other_node};
 
 int main(void)
 {

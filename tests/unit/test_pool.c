@@ -29,9 +29,11 @@ static size_t held(void)
     return n;
 }
 
-static void *get(struct place_tier *t, size_t size, uintptr_t *device)
+static void *get(struct place_tier *t, size_t size, const struct place_request *r,
+                 uintptr_t *device)
 {
     (void)t;
+    CHECK(r == NULL); /* a chunk, for no request in particular */
     if (refuse)
         return NULL;
     void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -40,22 +42,22 @@ static void *get(struct place_tier *t, size_t size, uintptr_t *device)
     return p;
 }
 
-static void put_chunk(struct place_tier *t, void *p, size_t size)
+static void put_chunk(struct place_tier *t, void *p, size_t size, struct place_cu_call *cu)
 {
-    (void)t;
+    (void)t, (void)cu;
     put[nput++] = size;
     munmap(p, size);
 }
 
-static const struct place_pool_source source = {get, put_chunk};
+static const struct place_source source = {.get = get, .put = put_chunk};
 
 int main(void)
 {
     struct place_tier_config c = {
         .chunk_initial = 2 * MiB, .chunk_max = 8 * MiB, .chunk_growth = 2};
-    struct place_tier t = {.name = "test", .config = &c};
+    struct place_tier t = {.name = "test", .config = &c, .source = &source};
     static struct place_pool pool;
-    place_pool_init(&pool, &t, &source);
+    place_pool_init(&pool, &t);
 
     /* nothing is asked of the source before the first block */
     CHECK_EQ(ngot, 0);

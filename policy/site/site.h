@@ -5,7 +5,7 @@
  * with the stack slot of each deeper return address: a later call with the same key
  * whose return addresses are still in those slots has the same frames, checked by
  * reading them, a few loads. A stack the memo lacks is walked by its frames' unwind
- * information (base/cfi.h: each return address's frame layout read once, kept process
+ * information (cfi.h: each return address's frame layout read once, kept process
  * wide with its pattern matches), a table lookup and a few loads a frame, which also
  * finds the slots. Stacks the walker cannot read (a signal frame, code without unwind
  * information) are libunwind's: traced by its backtrace (~80 ns for 12 frames, no
@@ -18,7 +18,7 @@
 
 #include <stdint.h>
 
-#include "../base/cfi.h"
+#include "cfi.h"
 
 /* For the frames above the allocation call whose return address is ra (frame 1, or the
  * first past the allocation wrappers ra is in: operator new, strdup, the policy's
@@ -28,7 +28,7 @@
  * thread's and valid until its next call. Runs with the re-entry guard up. */
 const uint64_t *place_site_masks(uintptr_t ra, uintptr_t sp, unsigned depth, unsigned *n);
 
-/* place_site_masks for a stack place_memo_hit (engine/memo.h) did not find: the caller
+/* place_site_masks for a stack place_memo_hit (memo.h) did not find: the caller
  * alone, the thread's table made, or the stack walked (or traced or unwound) into a new
  * or an untrusted entry. from: a frame of the calling thread's between this call and
  * the allocation's entry point (PLACE_CFI_HERE), where the walk starts, or NULL (here):
@@ -55,7 +55,7 @@ static inline uintptr_t place_stack_pointer(void)
  * Walked, or libunwind's backtrace where the walker cannot read a frame. */
 unsigned place_site_frames(uintptr_t ra, unsigned depth, uintptr_t *out);
 
-/* The patterns the code address ra matches (engine/modules.h), PLACE_WRAPPER included,
+/* The patterns the code address ra matches (modules.h), PLACE_WRAPPER included,
  * cached process wide. */
 uint64_t place_site_mask(uintptr_t ra);
 

@@ -29,7 +29,7 @@
 #elif defined(__s390x__)
 #define HOST_MACHINE EM_S390
 #else
-#error "policy/base/elfsym.c: name this host's e_machine"
+#error "policy/site/elfsym.c: name this host's e_machine"
 #endif
 
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__

@@ -1,5 +1,6 @@
-/* The per-thread memo of the stacks that site lookups unwound (engine/site.c fills it):
- * here so that the engine's fast path checks a hit inline, with nothing to call.
+/* The per-thread memo of the stacks that site lookups read (capture.c fills it, memo.c
+ * makes and drops it): here so that the engine's fast path checks a hit inline, with
+ * nothing to call.
  *
  * A set-associative table, made at the thread's first site lookup, keyed by the return
  * address into the caller and the stack pointer at the call: a program's hot sites (a
@@ -46,6 +47,19 @@ struct place_memo_set {
 /* The calling thread's table: NULL until its first lookup, and after its exit hook. */
 extern PLACE_HIDDEN __thread struct place_memo_set *place_memos
     __attribute__((tls_model("initial-exec")));
+/* true once the thread's table could not be made, or went with its exit hook */
+extern PLACE_HIDDEN __thread bool place_memos_none __attribute__((tls_model("initial-exec")));
+
+/* The calling thread's table made (NULL: it cannot be). */
+struct place_memo_set *place_memos_make(void);
+
+/* The calling thread's table, made at its first lookup; NULL when it has none. */
+static inline struct place_memo_set *place_memos_own(void)
+{
+    if (__builtin_expect(place_memos != NULL || place_memos_none, 1))
+        return place_memos;
+    return place_memos_make();
+}
 
 static inline uint64_t place_memo_tag(unsigned depth)
 {

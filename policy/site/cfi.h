@@ -1,6 +1,6 @@
 /* A frame's layout at one code address, read from its module's call frame information
  * (.eh_frame, found through .eh_frame_hdr by glibc's _dl_find_object): where the caller's
- * stack pointer, frame pointer and return address are. The site walker (engine/site.c)
+ * stack pointer, frame pointer and return address are. The site walker (site/walk.c)
  * steps from frame to frame with it: a few loads a frame, no system call, no lock, and
  * each return address's slot known, where libunwind's backtrace costs ~80 ns for 12
  * frames and gives no slots.
@@ -65,7 +65,7 @@ static inline const uintptr_t *place_cfi_step(uint64_t rule, uintptr_t *sp, uint
     if ((cfa & (sizeof(uintptr_t) - 1)) || cfa - *sp - sizeof(uintptr_t) > (1u << 24))
         return 0;
     if (rule & PLACE_CFI_BP_SAVED) {
-        /* at most CFA - 16 (a rule says so: base/cfi.c), and not below the frame */
+        /* at most CFA - 16 (a rule says so: cfi.c), and not below the frame */
         uintptr_t slot = cfa + (uintptr_t)(int64_t)(int16_t)(rule >> 16);
         if (slot < *sp)
             return 0;

@@ -10,7 +10,7 @@
 
 #include "../../config/values.h"
 #include "../base/glibc.h"
-#include "../base/elfsym.h"
+#include "elfsym.h"
 #include "../base/fmt.h"
 #include "../base/glob.h"
 #include "../stats/heaps.h"
