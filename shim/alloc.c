@@ -32,7 +32,7 @@ PLACE_EXPORT void *calloc(size_t nmemb, size_t size)
 {
     size_t bytes;
     if (__builtin_mul_overflow(nmemb, size, &bytes))
-        return __libc_calloc(nmemb, size);
+        return place_libc_calloc(nmemb, size);
     if (__builtin_expect(!place_in_window(bytes), 1))
         return place_outside.calloc(nmemb, size);
     return place_alloc(bytes, 0, PLACE_CALLOC, CALLER);
@@ -44,7 +44,7 @@ static inline void *aligned(size_t align, size_t size, uintptr_t ra)
 {
     if (__builtin_expect(!place_in_window(size), 1))
         return place_counting ? place_memalign_counted(align, size, ra)
-                              : __libc_memalign(align, size);
+                              : place_libc_memalign(align, size);
     return place_alloc(size, align, PLACE_ALIGNED, ra);
 }
 
@@ -74,7 +74,7 @@ PLACE_EXPORT void *pvalloc(size_t size)
     size_t page = (size_t)getpagesize();
     size_t whole = size ? (size + page - 1) & ~(page - 1) : page;
     if (whole < size)
-        return __libc_pvalloc(size);
+        return place_libc_pvalloc(size);
     return aligned(page, whole, CALLER);
 }
 
@@ -91,3 +91,12 @@ PLACE_EXPORT int posix_memalign(void **out, size_t align, size_t size)
     *out = p;
     return 0;
 }
+
+/* glibc's own names for the same calls (jemalloc exports them too): a program with its
+ * own malloc hooks calls them by name, and what they place must be libplace's to free.
+ * libplace reaches glibc's by their symbol version (policy/base/glibc.h). */
+PLACE_EXPORT void *__libc_malloc(size_t size) __attribute__((alias("malloc"), copy(malloc)));
+PLACE_EXPORT void *__libc_calloc(size_t nmemb, size_t size) __attribute__((alias("calloc"), copy(calloc)));
+PLACE_EXPORT void *__libc_memalign(size_t align, size_t size) __attribute__((alias("memalign"), copy(memalign)));
+PLACE_EXPORT void *__libc_valloc(size_t size) __attribute__((alias("valloc"), copy(valloc)));
+PLACE_EXPORT void *__libc_pvalloc(size_t size) __attribute__((alias("pvalloc"), copy(pvalloc)));

@@ -26,3 +26,6 @@ PLACE_EXPORT size_t malloc_usable_size(void *p)
     struct place_tier *t = place_owner(p);
     return t ? place_whose_usable_placed(p, t) : place_glibc_usable(p);
 }
+
+/* glibc's own name for it (shim/alloc.c says why). */
+PLACE_EXPORT void __libc_free(void *p) __attribute__((alias("free"), copy(free)));

@@ -25,6 +25,9 @@ PLACE_EXPORT void *realloc(void *p, size_t size)
     return resize(p, size, (uintptr_t)__builtin_return_address(0));
 }
 
+/* glibc's own name for it (shim/alloc.c says why). */
+PLACE_EXPORT void *__libc_realloc(void *p, size_t size) __attribute__((alias("realloc"), copy(realloc)));
+
 /* glibc's is GLIBC_PRIVATE (__libc_reallocarray), so the same check is made here:
  * overflow is ENOMEM and leaves p untouched. */
 PLACE_EXPORT void *reallocarray(void *p, size_t nmemb, size_t size)

@@ -1,21 +1,44 @@
 /* glibc's allocator, reached without dlsym.
  *
- * libplace exports the malloc family itself, so glibc's versions are reached through the
- * __libc_* aliases glibc exports for exactly this purpose. They are plain symbols bound
- * by the dynamic linker, so they work before libplace's constructor has run (ld.so and
- * libc's own initialisers allocate before it). */
+ * libplace exports the malloc family, and the __libc_* names glibc exports for it too
+ * (shim/alloc.c: a program with its own malloc hooks calls those by name, and a block
+ * libplace placed must not reach glibc's free). So no symbol reference of libplace's can
+ * name glibc's allocator: the linker binds a reference to a name libplace defines to
+ * libplace's own, versioned (.symver) or not. base/glibc.c finds libc.so.6's __libc_*
+ * functions in its dynamic symbol table instead, at the first call that needs one:
+ * through the loader's list of objects (_r_debug), with no lock and no allocation, so
+ * it works before libplace's constructor has run (ld.so and libc's own initialisers
+ * allocate before it) and from inside the loader. */
 #ifndef PLACE_GLIBC_H
 #define PLACE_GLIBC_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-void *__libc_malloc(size_t size);
-void *__libc_calloc(size_t nmemb, size_t size);
-void *__libc_realloc(void *p, size_t size);
-void __libc_free(void *p);
-void *__libc_memalign(size_t align, size_t size);
-void *__libc_pvalloc(size_t size);
+#include "hidden.h"
+
+struct place_glibc {
+    void *(*malloc)(size_t size);
+    void *(*calloc)(size_t nmemb, size_t size);
+    void *(*realloc)(void *p, size_t size);
+    void (*free)(void *p);
+    void *(*memalign)(size_t align, size_t size);
+    void *(*pvalloc)(size_t size);
+};
+
+/* Each entry finds them all at its first call, then is glibc's own function. */
+extern PLACE_HIDDEN struct place_glibc place_glibc;
+
+/* Fills place_glibc (once found, again is a few loads); what base/glibc.c's first calls
+ * do, and what a caller that copies the entries does first. */
+void place_glibc_find(void);
+
+#define place_libc_malloc (place_glibc.malloc)
+#define place_libc_calloc (place_glibc.calloc)
+#define place_libc_realloc (place_glibc.realloc)
+#define place_libc_free (place_glibc.free)
+#define place_libc_memalign (place_glibc.memalign)
+#define place_libc_pvalloc (place_glibc.pvalloc)
 
 /* glibc's sigaction and signal under their other exported names: libplace exports
  * sigaction and signal itself (shim/fatal.c). bsd_signal is signal, the same function;

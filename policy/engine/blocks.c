@@ -3,8 +3,8 @@
 #include <pthread.h>
 
 #include "../base/glibc.h"
-#define uthash_malloc(sz) __libc_malloc(sz)
-#define uthash_free(ptr, sz) __libc_free(ptr)
+#define uthash_malloc(sz) place_libc_malloc(sz)
+#define uthash_free(ptr, sz) place_libc_free(ptr)
 #include <uthash.h>
 
 struct entry {
@@ -17,7 +17,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 void place_blocks_put(enum place_block_map m, const struct place_block *b)
 {
-    struct entry *e = __libc_malloc(sizeof *e);
+    struct entry *e = place_libc_malloc(sizeof *e);
     if (e) {
         e->b = *b;
         pthread_mutex_lock(&lock);
@@ -25,7 +25,7 @@ void place_blocks_put(enum place_block_map m, const struct place_block *b)
         HASH_FIND(hh, maps[m], &b->key, sizeof b->key, old);
         if (old) { /* an address reused whose free libplace did not see */
             HASH_DEL(maps[m], old);
-            __libc_free(old);
+            place_libc_free(old);
         }
         HASH_ADD(hh, maps[m], b.key, sizeof e->b.key, e);
         pthread_mutex_unlock(&lock);
@@ -46,7 +46,7 @@ static bool lookup(enum place_block_map m, uint64_t key, struct place_block *b, 
     }
     pthread_mutex_unlock(&lock);
     if (take)
-        __libc_free(e);
+        place_libc_free(e);
     return found;
 }
 

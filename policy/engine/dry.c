@@ -7,8 +7,8 @@
 #include "../stats/timeline.h"
 #include "fold.h"
 
-#define uthash_malloc(sz) __libc_malloc(sz)
-#define uthash_free(ptr, sz) __libc_free(ptr)
+#define uthash_malloc(sz) place_libc_malloc(sz)
+#define uthash_free(ptr, sz) place_libc_free(ptr)
 #include <uthash.h>
 
 /* which planned tier each pointer went to, by pointer, in 64 locked stripes */
@@ -49,11 +49,11 @@ static unsigned stripe(const void *p)
 
 void *place_dry_alloc(struct place_tier *t, const struct place_request *r)
 {
-    struct dry *e = __libc_malloc(sizeof *e);
+    struct dry *e = place_libc_malloc(sizeof *e);
     bool folded = false;
     void *p = e ? planned(r, &folded) : NULL;
     if (!p) {
-        __libc_free(e);
+        place_libc_free(e);
         place_tier_release(t, (int64_t)r->size);
         return NULL;
     }
@@ -88,7 +88,7 @@ static int lookup(const void *p, bool take, bool *folded)
     if (take) {
         *folded = e->folded;
         place_tier_uncharge(place_tiers[tier], e->bytes);
-        __libc_free(e);
+        place_libc_free(e);
     }
     return tier;
 }
@@ -106,7 +106,7 @@ bool place_dry_free(void *p)
     if (folded)
         place_fold_free(p);
     else
-        __libc_free(p);
+        place_libc_free(p);
     return true;
 }
 

@@ -35,12 +35,12 @@ static void *finish(void *p, size_t size, int k, uintptr_t ra)
 
 __attribute__((noinline)) static void *malloc_rest(size_t size, int k, uintptr_t ra)
 {
-    return finish(__libc_malloc(size), size, k, ra);
+    return finish(place_libc_malloc(size), size, k, ra);
 }
 
 __attribute__((noinline)) static void *calloc_rest(size_t nmemb, size_t size, int k, uintptr_t ra)
 {
-    return finish(__libc_calloc(nmemb, size), nmemb * size, k, ra);
+    return finish(place_libc_calloc(nmemb, size), nmemb * size, k, ra);
 }
 
 /* Also a dry run's free, whole. */
@@ -53,7 +53,7 @@ static void *count_malloc(size_t size)
 {
     int k = count(size);
     if (__builtin_expect(k == COUNTED, 1))
-        return __libc_malloc(size);
+        return place_libc_malloc(size);
     return malloc_rest(size, k, CALLER);
 }
 
@@ -61,7 +61,7 @@ static void *count_calloc(size_t nmemb, size_t size)
 {
     int k = count(nmemb * size);
     if (__builtin_expect(k == COUNTED, 1))
-        return __libc_calloc(nmemb, size);
+        return place_libc_calloc(nmemb, size);
     return calloc_rest(nmemb, size, k, CALLER);
 }
 
@@ -70,7 +70,7 @@ static void *count_calloc(size_t nmemb, size_t size)
 static void count_free(void *p)
 {
     if (__builtin_expect(place_count_free(p), 1)) {
-        __libc_free(p);
+        place_libc_free(p);
         return;
     }
     free_unowned(p);
@@ -79,11 +79,10 @@ static void count_free(void *p)
 void *place_memalign_counted(size_t align, size_t size, uintptr_t ra)
 {
     int k = count(size);
-    void *p = __libc_memalign(align, size);
+    void *p = place_libc_memalign(align, size);
     return k == COUNTED ? p : finish(p, size, k, ra);
 }
 
-static const struct place_outside glibc = {__libc_malloc, __libc_calloc, __libc_free};
 static const struct place_outside counted = {count_malloc, count_calloc, count_free};
 
 struct place_outside place_outside = {count_malloc, count_calloc, count_free};
@@ -92,6 +91,8 @@ struct place_outside place_outside = {count_malloc, count_calloc, count_free};
  * counted or not, either right. */
 void place_gates_set(bool counting, bool dry_run)
 {
+    place_glibc_find();
+    const struct place_outside glibc = {place_libc_malloc, place_libc_calloc, place_libc_free};
     const struct place_outside *o = counting ? &counted : &glibc;
     __atomic_store_n(&place_outside.malloc, o->malloc, __ATOMIC_RELAXED);
     __atomic_store_n(&place_outside.calloc, o->calloc, __ATOMIC_RELAXED);

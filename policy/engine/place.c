@@ -257,7 +257,7 @@ __attribute__((noinline)) static void *site_refused(unsigned c, size_t size, uin
                    : -1;
     place_guard_leave(site_was());
     if (rule < 0 && !place_counting)
-        return call == PLACE_CALLOC ? __libc_calloc(1, size) : __libc_malloc(size);
+        return call == PLACE_CALLOC ? place_libc_calloc(1, size) : place_libc_malloc(size);
     return alloc_slow(size, 0, call, ra, rule);
 }
 

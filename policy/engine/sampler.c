@@ -108,11 +108,11 @@ void place_uncount_glibc(void *p)
 void *place_realloc_counted(void *p, size_t size, uintptr_t ra)
 {
     if (place_guarded())
-        return __libc_realloc(p, size);
+        return place_libc_realloc(p, size);
     /* forgotten before glibc frees it: another thread may be handed the address at once.
      * A realloc that fails keeps its block, no longer sampled. */
     int64_t held = p && place_profile_maybe(p) ? unsample(p) : 0;
-    void *q = __libc_realloc(p, size);
+    void *q = place_libc_realloc(p, size);
     bool freed = p && (q || size == 0);
     place_count(q != NULL, freed, -held);
     if (q && place_sample_due(size))

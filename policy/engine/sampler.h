@@ -50,7 +50,7 @@ void *place_realloc_counted(void *p, size_t size, uintptr_t ra);
  * report counts, counted as the old block freed and a new one allocated. */
 static inline void *place_realloc_glibc(void *p, size_t size, uintptr_t ra)
 {
-    return place_counting ? place_realloc_counted(p, size, ra) : __libc_realloc(p, size);
+    return place_counting ? place_realloc_counted(p, size, ra) : place_libc_realloc(p, size);
 }
 
 #endif

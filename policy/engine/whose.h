@@ -65,7 +65,7 @@ static inline void place_free_unowned(void *p)
     }
     if (place_counting && !place_count_free(p))
         place_uncount_glibc(p);
-    __libc_free(p);
+    place_libc_free(p);
 }
 
 /* Frees p wherever it lives: its tier, its planned tier, or glibc, counted. place_whose's

@@ -17,8 +17,8 @@
 
 /* The tables are reached from inside malloc: glibc's allocator directly, never the
  * interposed one. */
-#define uthash_malloc(sz) __libc_malloc(sz)
-#define uthash_free(ptr, sz) __libc_free(ptr)
+#define uthash_malloc(sz) place_libc_malloc(sz)
+#define uthash_free(ptr, sz) place_libc_free(ptr)
 #include <uthash.h>
 
 struct range {
@@ -52,7 +52,7 @@ static void add_range(struct module *m, uintptr_t lo, uintptr_t hi, uint64_t mas
 {
     if (m->n == m->cap) {
         size_t cap = m->cap ? 2 * m->cap : 16;
-        struct range *r = __libc_realloc(m->ranges, cap * sizeof *r);
+        struct range *r = place_libc_realloc(m->ranges, cap * sizeof *r);
         if (!r)
             return; /* the pattern does not match here: the allocation stays in dram */
         m->ranges = r;
@@ -164,10 +164,10 @@ static int add_module(struct dl_phdr_info *info, size_t size, void *arg)
         exe[n > 0 ? n : 0] = 0;
         path = exe;
     }
-    m = __libc_calloc(1, sizeof *m);
-    char *copy = m ? __libc_malloc(strlen(path) + 1) : NULL;
+    m = place_libc_calloc(1, sizeof *m);
+    char *copy = m ? place_libc_malloc(strlen(path) + 1) : NULL;
     if (!copy) {
-        __libc_free(m);
+        place_libc_free(m);
         return 0;
     }
     *m = (struct module){.lo = lo,
@@ -205,9 +205,9 @@ static void refresh(void)
         HASH_ITER(hh, modules, m, tmp)
         {
             HASH_DEL(modules, m);
-            __libc_free(m->ranges);
-            __libc_free(m->path);
-            __libc_free(m);
+            place_libc_free(m->ranges);
+            place_libc_free(m->path);
+            place_libc_free(m);
         }
         atomic_fetch_add(&place_modules_gen, 1);
     }

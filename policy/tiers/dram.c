@@ -17,11 +17,11 @@ void *place_glibc_alloc(const struct place_request *r)
 {
     switch (r->call) {
     case PLACE_CALLOC:
-        return __libc_calloc(1, r->size);
+        return place_libc_calloc(1, r->size);
     case PLACE_ALIGNED:
-        return __libc_memalign(r->align, r->size);
+        return place_libc_memalign(r->align, r->size);
     default:
-        return __libc_malloc(r->size);
+        return place_libc_malloc(r->size);
     }
 }
 

@@ -51,7 +51,21 @@ load helpers
     [ "$frees" -ge 60000 ] && [ "$frees" -lt 61000 ] || { echo "$frees frees"; return 1; }
 }
 
-@test "the exported symbols are exactly the malloc family, the CUDA and OpenSHMEM entry points, dlsym, sigaction, signal and libplace.h's" {
+@test "glibc's own names (__libc_malloc, ...) are libplace's: a block placed by one name is freed by the other" {
+    arena_policy "$BATS_TEST_TMPDIR/p.ini" 0..
+    run env LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" LD_PRELOAD="$LIB" "$PROGS/libc_names"
+    assert_success
+    for call in __libc_malloc malloc __libc_calloc __libc_realloc __libc_memalign __libc_valloc __libc_pvalloc; do
+        assert_line "$call: ok, node a"
+    done
+    # without a policy they are glibc's, through libplace's pass-through path
+    run env LD_PRELOAD="$LIB" "$PROGS/libc_names"
+    assert_success
+    assert_line "__libc_malloc: ok, node dram"
+    assert_line "malloc: ok, node dram"
+}
+
+@test "the exported symbols are exactly the malloc family (and glibc's __libc_ names for it), the CUDA and OpenSHMEM entry points, dlsym, sigaction, signal and libplace.h's" {
     run bash -c "nm -D --defined-only '$LIB' | awk '{ print \$3 }' | LC_ALL=C sort | tr '\n' ' '"
-    assert_output "aligned_alloc calloc cuGetProcAddress cuGetProcAddress_v2 cuMemAllocAsync cuMemAllocAsync_ptsz cuMemAllocHost_v2 cuMemAllocManaged cuMemAllocPitch_v2 cuMemAlloc_v2 cuMemCreate cuMemFreeAsync cuMemFreeAsync_ptsz cuMemFreeHost cuMemFree_v2 cuMemGetInfo_v2 cuMemHostAlloc cuMemHostRegister_v2 cuMemHostUnregister cuMemRelease cudaFree cudaFreeHost cudaHostAlloc cudaMalloc cudaMallocHost cudaMallocManaged dlsym free malloc malloc_usable_size memalign pipe pipe2 place_api posix_memalign pvalloc realloc reallocarray shfree shmalloc shmem_align shmem_calloc shmem_free shmem_malloc shmem_malloc_with_hints shmem_realloc shmemalign shrealloc sigaction signal valloc "
+    assert_output "__libc_calloc __libc_free __libc_malloc __libc_memalign __libc_pvalloc __libc_realloc __libc_valloc aligned_alloc calloc cuGetProcAddress cuGetProcAddress_v2 cuMemAllocAsync cuMemAllocAsync_ptsz cuMemAllocHost_v2 cuMemAllocManaged cuMemAllocPitch_v2 cuMemAlloc_v2 cuMemCreate cuMemFreeAsync cuMemFreeAsync_ptsz cuMemFreeHost cuMemFree_v2 cuMemGetInfo_v2 cuMemHostAlloc cuMemHostRegister_v2 cuMemHostUnregister cuMemRelease cudaFree cudaFreeHost cudaHostAlloc cudaMalloc cudaMallocHost cudaMallocManaged dlsym free malloc malloc_usable_size memalign pipe pipe2 place_api posix_memalign pvalloc realloc reallocarray shfree shmalloc shmem_align shmem_calloc shmem_free shmem_malloc shmem_malloc_with_hints shmem_realloc shmemalign shrealloc sigaction signal valloc "
 }
