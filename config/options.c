@@ -3,8 +3,10 @@
 #include <ctype.h>
 #include <errno.h> /* program_invocation_short_name */
 #include <limits.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../policy/base/fmt.h"
@@ -43,9 +45,22 @@ static const char *keep_report_path(const char *value)
  * the like exec the program and so never write one.) */
 static const char *const launchers[] = {
     "mpirun", "mpiexec", "mpiexec.hydra", "hydra_pmi_proxy", "orterun", "orted", "prterun",
-    "prte",   "prted",   "srun",          "timeout",         "sh",      "bash",  "dash",
-    "zsh",    "ksh",     "mksh",
+    "prte",   "prted",   "srun",          "timeout",
 };
+static const char *const shells[] = {"sh", "bash", "dash", "zsh", "ksh", "mksh"};
+
+static bool named_in(const char *name, const char *const *list, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (strcmp(name, list[k]) == 0)
+            return true;
+    return false;
+}
+
+static bool a_shell(const char *name)
+{
+    return named_in(name, shells, sizeof shells / sizeof shells[0]);
+}
 
 /* Whether this process writes a report: report_only names it, or, without report_only,
  * it is not a launcher. */
@@ -54,16 +69,107 @@ static bool reports_here(const struct place_policy *p)
     const char *name = program_invocation_short_name;
     if (*p->report_only)
         return place_value_globs_match(p->report_only, name);
-    for (size_t k = 0; k < sizeof launchers / sizeof launchers[0]; k++)
-        if (strcmp(name, launchers[k]) == 0)
-            return false;
-    return true;
+    return !named_in(name, launchers, sizeof launchers / sizeof launchers[0]) && !a_shell(name);
+}
+
+/* Whether the path template names a file of each process's own: it has a %p. */
+static bool per_process(const char *tmpl)
+{
+    for (const char *c = tmpl; *c; c++) {
+        if (*c != '%')
+            continue;
+        if (*++c == 'p')
+            return true;
+        if (!*c)
+            break;
+    }
+    return false;
+}
+
+/* Where the processes other than LIBPLACE_REPORT_PID's report: beside the path, the
+ * program's name and pid before the file name's extension (out.json: out.basename-%p.json),
+ * so that `ls` shows whose each is and no two take one file. A device (/dev/null) is
+ * everyone's. NULL when that does not fit a path. */
+static const char *others_path(const char *path)
+{
+    static char out[PATH_MAX];
+    struct stat st;
+    if (!strchr(path, '%') && lstat(path, &st) == 0 && S_ISCHR(st.st_mode))
+        return path;
+    const char *file = strrchr(path, '/');
+    file = file ? file + 1 : path;
+    const char *dot = strrchr(file, '.');
+    int stem = (int)(dot && dot > file ? dot - path : (ptrdiff_t)strlen(path));
+    struct place_buf b = PLACE_BUF(out);
+    place_bprintf(&b, "%.*s.", stem, path);
+    for (const char *c = program_invocation_short_name; *c; c++)
+        place_bprintf(&b, *c == '%' ? "%%%%" : "%c", *c);
+    place_bprintf(&b, "-%%p%s", path + stem);
+    return b.cut ? NULL : out;
+}
+
+/* LIBPLACE_REPORT_PID: the report path is the report of that process after its last
+ * exec (placerun's pid, which the program keeps, as placerun execs it). The helpers a
+ * wrapper script runs before it execs the program (pyenv's, conda's, Spack's shims run
+ * basename and readlink), and the programs the program runs, exit first and would take
+ * the file; they report beside it instead, and only if they placed anything (a helper's
+ * counts of glibc's heap are noise beside the program's report). A forked child keeps
+ * its parent's choice, the program's children reporting beside it too. A path with %p
+ * is a file per process already, and stderr takes every report: there the others'
+ * report only if they placed anything. */
+static void claim(int owner)
+{
+    const char *name = program_invocation_short_name;
+    const char *tmpl = place_config.report;
+    place_options.report_pid = owner;
+    if (named_in(name, launchers, sizeof launchers / sizeof launchers[0])) {
+        /* what mpirun, srun and timeout start is the program in their sense: the ranks,
+         * whose path has %r, or timeout's command */
+        place_options.drop_report_pid = true;
+        return;
+    }
+    bool err = strcmp(tmpl, "stderr") == 0, mine = getpid() == owner;
+    if (!*tmpl || (!err && per_process(tmpl)))
+        return;
+    if (!place_options.report) {
+        /* the program ended as a shell that waited instead of exec'ing: nobody takes the
+         * path, which its exit says */
+        if (mine && !err && !*place_config.report_only && a_shell(name))
+            place_options.report_missed = keep_report_path(tmpl);
+        return;
+    }
+    const char *others = err ? "stderr" : others_path(place_options.report);
+    if (!others)
+        return;
+    if (mine) {
+        place_options.report_forked = others;
+        return;
+    }
+    place_options.report = others;
+    place_options.report_if_placed = true;
+}
+
+/* The pid LIBPLACE_REPORT_PID=value names, or 0 after an error. */
+static int report_pid(const char *value)
+{
+    long v = 0;
+    const char *c = value;
+    while (*c >= '0' && *c <= '9' && v <= INT_MAX)
+        v = v * 10 + (*c++ - '0');
+    if (c != value && !*c && v > 0 && v <= INT_MAX)
+        return (int)v;
+    place_policy_error(&place_config,
+                       &(struct place_origin){value - sizeof "LIBPLACE_REPORT_PID", 0, false},
+                       "expected a process id, the process whose report the report path names "
+                       "(placerun sets it to the program's)");
+    return 0;
 }
 
 /* The variables that are not per-tier overrides. */
-enum { NFIXED = 4 };
+enum { NFIXED = 5 };
 static const char *const fixed[NFIXED] = {"LIBPLACE_POLICY", "LIBPLACE_INLINE_POLICY",
-                                          "LIBPLACE_RULES", "LIBPLACE_CHECK"};
+                                          "LIBPLACE_RULES", "LIBPLACE_CHECK",
+                                          "LIBPLACE_REPORT_PID"};
 
 static void print_error(void *ctx, const char *line)
 {
@@ -222,6 +328,8 @@ void place_options_read_secure(char *const *envp, bool secure)
     const char *file = getvar(envp, "LIBPLACE_POLICY");
     const char *text = getvar(envp, "LIBPLACE_INLINE_POLICY");
     const char *check = getvar(envp, "LIBPLACE_CHECK");
+    const char *owner = getvar(envp, "LIBPLACE_REPORT_PID");
+    int pid = owner ? report_pid(owner) : 0;
     place_options.check = check && strcmp(check, "0") != 0;
     /* the program's main never runs under a check, so stdout is free for the JSON */
     bool describe = check && strcmp(check, "json") == 0;
@@ -263,4 +371,6 @@ void place_options_read_secure(char *const *envp, bool secure)
         place_options.report = strcmp(place_config.report, "stderr") == 0
                                    ? "stderr"
                                    : keep_report_path(place_config.report);
+    if (pid)
+        claim(pid);
 }

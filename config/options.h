@@ -11,9 +11,19 @@ struct place_options {
     /* NULL: no report (a broken configuration has none either); "stderr"; or a path
      * template (%p %h %r %j %q{NAME} %t) */
     const char *report;
-    bool untouched;     /* the configuration is broken and on_error = passthrough */
-    bool refuse;        /* the configuration is broken and on_error = abort */
-    bool check;         /* LIBPLACE_CHECK: validate, say so and exit (placerun --check) */
+    bool untouched; /* the configuration is broken and on_error = passthrough */
+    bool refuse;    /* the configuration is broken and on_error = abort */
+    bool check;     /* LIBPLACE_CHECK: validate, say so and exit (placerun --check) */
+    /* LIBPLACE_REPORT_PID (0: unset): the process whose report the report path names.
+     * Another process's report goes beside it (`report`), and only if it placed anything
+     * (report_if_placed); that process's forked children report to report_forked. */
+    int report_pid;
+    bool report_if_placed;
+    const char *report_forked;
+    bool drop_report_pid;      /* a launcher other than a shell: what it starts reports as
+                                * it would without LIBPLACE_REPORT_PID */
+    const char *report_missed; /* report_pid ended as a shell, which writes none: this path
+                                * gets no report, which its exit says */
 };
 
 extern struct place_options place_options;

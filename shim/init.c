@@ -5,6 +5,7 @@
  * since no thread can register yet; so what they allocate is counted when it is freed.
  * A thread registers on its first count after the constructor. */
 #include <dlfcn.h>
+#include <errno.h> /* program_invocation_short_name */
 #include <link.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -89,6 +90,8 @@ static void postfork_child(void)
     if (!place_config.report_children) {
         place_options.report = NULL;
         place_report_on_signal(0); /* the signal means again what it meant before */
+    } else if (place_options.report_forked) {
+        place_options.report = place_options.report_forked;
     }
     place_guard_leave(place_self.before_fork);
 }
@@ -144,6 +147,8 @@ __attribute__((constructor)) static void place_init(void)
         _exit(place_config.errors ? 1 : 0);
     if (place_options.refuse)
         _exit(PLACE_REFUSED_STATUS);
+    if (place_options.drop_report_pid)
+        unsetenv("LIBPLACE_REPORT_PID"); /* no allocation: glibc moves the pointers down */
     bool reporting = place_options.report != NULL;
     /* a GPU's tier and a symmetric heap keep their limits on every call of theirs, with or
      * without rules */
@@ -184,12 +189,34 @@ __attribute__((constructor)) static void place_init(void)
     place_guard_leave(was);
 }
 
+/* Whether this process placed anything: an event (an allocation, a refusal, a planned
+ * block, ...) in a tier of the policy's. */
+static bool placed_anything(void)
+{
+    struct place_placed_counts pending;
+    place_threads_pending(&pending, true);
+    for (unsigned k = 1; k < PLACE_MAX_TIERS; k++) {
+        struct place_snapshot s = place_threads_node(k, &pending, true);
+        for (unsigned e = 0; e < PLACE_EVENTS; e++)
+            if (s.events[e])
+                return true;
+    }
+    return false;
+}
+
 /* ld.so runs this after the program's atexit handlers, C++ static destructors and the
  * executable's destructors, so their frees are counted; the destructors of linked
  * libraries initialised before libplace run after it, and what they free is not in the
  * report. stdio is flushed later still, and nothing here touches it. */
 __attribute__((destructor)) static void place_fini(void)
 {
-    if (place_options.report)
+    if (place_options.report && (!place_options.report_if_placed || placed_anything()))
         place_report_to(place_options.report);
+    else if (place_options.report_missed && getpid() == place_options.report_pid)
+        place_warn("no report in %s: process %d (LIBPLACE_REPORT_PID) ended as %s, a shell, "
+                   "which writes none, and the programs it ran report beside that path only if "
+                   "they placed anything; exec the program from the script, or put %%p in the "
+                   "report path for every process's report",
+                   place_options.report_missed, place_options.report_pid,
+                   program_invocation_short_name);
 }

@@ -18,7 +18,7 @@
 #include "../base/lib.h"
 #include "../base/out.h"
 #include "../base/path.h"
-#include "format.h"
+#include "walk.h"
 
 /* The reason a report file could not be created, without strerror (which may load a
  * message catalogue, and so allocate). */
@@ -84,10 +84,7 @@ static void report(int fd, int signal)
     if (!signal)
         place_libs_explain();
     place_gather(&g, signal);
-    if (place_config.report_format == PLACE_REPORT_JSON)
-        place_report_json(fd, &g);
-    else
-        place_report_text(fd, &g);
+    place_report_walk(fd, place_config.report_format, &g);
 }
 
 /* A report asked for while the program runs (a signal, place_report_now) goes to a file

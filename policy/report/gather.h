@@ -1,7 +1,7 @@
 /* What a report says, gathered once into one snapshot: the counters (through the stats
  * layer's snapshots), the tiers' state, the rules, the top sites already symbolized, the
- * timeline. The text and JSON forms (report/text.c, report/json.c) are pure formatters
- * of it, so both always agree and neither reads another module. */
+ * timeline. One walk of it (report/walk.c) writes the text or the JSON form, so both
+ * always agree and neither reads another module. */
 #ifndef PLACE_GATHER_H
 #define PLACE_GATHER_H
 

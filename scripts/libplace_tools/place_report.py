@@ -8,6 +8,7 @@ import sys
 
 from . import VERSION
 from .compare import compare
+from .libplace_text import libplace_text
 from .merge import merge
 from .plot import default_title, plot_svg, write_png
 from .render import render
@@ -42,6 +43,9 @@ def build_parser():
     p.add_argument("report", metavar="REPORT")
     p.add_argument("--no-lines", action="store_true",
                    help="do not look sites up with addr2line")
+    p.add_argument("--libplace", action="store_true",
+                   help="print it as libplace's own text report of that run "
+                        "(report_format = text), line for line")
 
     p = commands.add_parser("merge", allow_abbrev=False,
                             help="merge the reports of a job's processes into one",
@@ -76,7 +80,14 @@ def build_parser():
 
 def run_render(args):
     doc = load_report(args.report)
-    emit(render(doc, resolve_lines=not args.no_lines))
+    if not args.libplace:
+        emit(render(doc, resolve_lines=not args.no_lines))
+    elif "merged" in doc:
+        raise Failure(f"{printable(args.report)}: a merged report has no text report of "
+                      "libplace's own (it sums several processes); render it without --libplace",
+                      EXIT_USAGE)
+    else:
+        emit(libplace_text(doc))
 
 
 TIMELINE_POINT = re.compile(r"\[\s+(-?[0-9.eE+-]+),\s+(-?[0-9]+)\s+\]")

@@ -93,6 +93,12 @@ PROGRAM is found in PATH as a shell would find it, and exec'd with libplace.so i
 of any LD_PRELOAD it had; options stop at PROGRAM. Other LIBPLACE_* variables in the
 environment (LIBPLACE_LIMIT_HBW=8G, LIBPLACE_ON_ERROR=passthrough, ...) pass through.
 
+The report is PROGRAM's own (it keeps placerun's pid), also when PROGRAM is a wrapper
+script that execs the real program (pyenv's, conda's, Spack's): the programs run besides
+(the script's basename and readlink, the program's own) report beside a path without %p,
+as out.json -> out.NAME-PID.json, and only if they placed anything; the program's forked
+children beside it too (LIBPLACE_REPORT_PID).
+
 exit status: PROGRAM's own; 125 if the policy has errors (the program does not start)
 or libplace.so is not found or does not load as libplace (it is tried first, in a
 child: not an ELF shared object, another machine's, a library it needs missing, not
@@ -549,6 +555,11 @@ def run(o, lib):
         # and get libplace.
         say(f"{program} is statically linked; libplace cannot act on a static binary "
             "(it runs without libplace; programs it starts are placed)")
+    else:
+        # The report is the program's: this process's, as the program keeps placerun's
+        # pid through every exec (a wrapper script's included). The helpers such a script
+        # runs first, and the programs the program runs, report beside it (libplace.7).
+        env["LIBPLACE_REPORT_PID"] = str(os.getpid())
     # Python ignores SIGPIPE and SIGXFSZ; an ignored signal stays ignored across exec.
     for sig in (signal.SIGPIPE, signal.SIGXFSZ):
         signal.signal(sig, signal.SIG_DFL)

@@ -4,8 +4,8 @@ import os
 import re
 import subprocess
 
-from .report import (OTHER_LIBRARIES, limit_text, plural, seconds, start_text, symmetric_majority,
-                     table)
+from .libplace_text import heap_line, symmetric_lines
+from .report import limit_text, plural, seconds, start_text, symmetric_majority, table
 from .units import size_str
 
 def dry_run_text(policy):
@@ -101,13 +101,7 @@ def node_lines(doc):
             planned = "; the dry run planned for it" if n.get("planned") else ""
             lines.append(f"{n['name']} is unavailable: {reason}{planned}")
     # in the text report's order: the heaps libraries keep, then the kernel's verdicts
-    for n in doc["nodes"]:
-        for h in n.get("library_heaps", []):
-            keeps = ("keep heaps of their own" if h["owner"] == OTHER_LIBRARIES
-                     else "keeps a heap of its own")
-            lines.append(f"{n['name']}: {h['owner']} {keeps} here: {size_str(h['in_use'])} in "
-                         f"{plural(h['blocks'], 'block')} now, {size_str(h['peak'])} at peak; "
-                         f"the blocks handed out inside are not seen")
+    lines += [heap_line(n["name"], h) for n in doc["nodes"] for h in n.get("library_heaps", [])]
     for n in doc["nodes"]:
         v = n.get("verified")
         if isinstance(v, dict) and v.get("looked"):
@@ -127,22 +121,6 @@ def node_lines(doc):
 def symmetric_size_text(size):
     """A SHMEM_SYMMETRIC_SIZE value: whole MiB, rounded up, as "6M"."""
     return f"{(size + (1 << 20) - 1) >> 20}M"
-
-
-def symmetric_lines(heap):
-    """A process's symmetric heap, in the words of libplace's own text report."""
-    lines = [f"symmetric heap: {plural(heap['calls'], 'call')}, peak {size_str(heap['peak'])} "
-             f"(SHMEM_SYMMETRIC_SIZE={symmetric_size_text(heap['suggested_size'])} would hold "
-             f"it), in use {size_str(heap['in_use'])}, decisions {heap['digest']}"]
-    for b in heap["bound"]:
-        lines.append(f"symmetric heap: pages bound to {b['tier']}: "
-                     f"{plural(b['binds'], 'block')} in all, {b['blocks']} now "
-                     f"({size_str(b['bytes'])})")
-    if heap["refused"] or heap["unbindable"]:
-        lines.append(f"symmetric heap: {plural(heap['refused'], 'call')} refused by the "
-                     f"symmetric tier's limit; {plural(heap['unbindable'], 'binding')} refused "
-                     "by the kernel (mbind)")
-    return lines
 
 
 PES_SHOWN = 16  # rows of a merged report's PE table, every divergent PE aside

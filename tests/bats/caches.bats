@@ -7,7 +7,7 @@
 load helpers
 
 setup() {
-    cat >"$BATS_TEST_TMPDIR/p.ini" <<INI
+    policy "$BATS_TEST_TMPDIR/p.ini" <<INI
 [libplace]
 report = $BATS_TEST_TMPDIR/report.json
 report_format = json

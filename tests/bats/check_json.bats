@@ -35,7 +35,7 @@ check_json() {
 
 @test "tiers and rules as libplace reads them: the kind's keys only, bytes, overrides, inline rules" {
     cd "$BATS_TEST_TMPDIR"
-    cat >pol.ini <<'INI'
+    policy pol.ini <<'INI'
 [libplace]
 report = r-%p.json
 report_format = json
@@ -86,7 +86,7 @@ big api=['malloc'] size_min=1048576 size_max=67108864 sites=['*dgemm*', 'libsolv
 
 @test "a policy with errors: still one valid JSON object, ok false and the count; the errors on stderr; status 1" {
     cd "$BATS_TEST_TMPDIR"
-    printf '[rule big]\nto = nowhere\nsize = 1X..\n' >bad.ini
+    policy bad.ini '[rule big]' 'to = nowhere' 'size = 1X..'
     check_json LIBPLACE_POLICY=bad.ini
     assert_equal "$status" 1
     valid_policy out.json
@@ -111,7 +111,7 @@ big api=['malloc'] size_min=1048576 size_max=67108864 sites=['*dgemm*', 'libsolv
     run show 'print(d["file"], d["report"], [t["name"] for t in d["tiers"]], d["rules"])' "$BATS_TEST_TMPDIR/out.json"
     assert_output "None None ['dram'] []"
     cd "$BATS_TEST_TMPDIR"
-    printf '[tier fast]\nkind = hbw\nlimit = 1G\n[rule r]\nsize = 1M..\nto = fast\n' >pol.ini
+    policy pol.ini '[tier fast]' 'kind = hbw' 'limit = 1G' '[rule r]' 'size = 1M..' 'to = fast'
     for on in 1 yes; do
         run --separate-stderr env LIBPLACE_POLICY=pol.ini LIBPLACE_CHECK=$on LD_PRELOAD="$LIB" /bin/true
         assert_success

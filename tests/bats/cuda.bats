@@ -164,7 +164,7 @@ calls() {
 }
 
 @test "managed memory for malloc, with cuMemAdvise's preferred location from the policy" {
-    cat >"$BATS_TEST_TMPDIR/p.ini" <<INI
+    policy "$BATS_TEST_TMPDIR/p.ini" <<INI
 [tier unified]
 kind = managed
 location = device0
@@ -348,7 +348,7 @@ print('; '.join('%s %d %d %d' % (h['owner'], h['blocks'], h['in_use'], h['peak']
 }
 
 @test "a policy's CUDA mistakes are errors with file:line" {
-    cat >"$BATS_TEST_TMPDIR/p.ini" <<INI
+    policy "$BATS_TEST_TMPDIR/p.ini" <<INI
 [rule gpu]
 api = cuda
 to = dram

@@ -112,7 +112,7 @@ os.kill(os.getpid(), signal.SIGTERM)'
 
 @test "report_on_fatal = no: a fault leaves no report, as before" {
     local t=$BATS_TEST_TMPDIR
-    printf '[libplace]\nreport = %s/r.txt\nreport_on_fatal = no\n' "$t" >"$t/p.ini"
+    policy "$t/p.ini" '[libplace]' "report = $t/r.txt" 'report_on_fatal = no'
     run bash -c "ulimit -c 0; LD_PRELOAD='$LIB' LIBPLACE_POLICY='$t/p.ini' exec '$PROGS/endings' segv"
     assert_equal "$status" 139
     assert_output allocated

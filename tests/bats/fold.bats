@@ -32,7 +32,7 @@ planned_lines() {
 }
 
 @test "folded or not, a dry run counts, limits and falls back alike; blocks under fold_min are not folded" {
-    cat >"$BATS_TEST_TMPDIR/p.ini" <<'INI'
+    policy "$BATS_TEST_TMPDIR/p.ini" <<'INI'
 [libplace]
 report = stderr
 [tier hbw]

@@ -32,25 +32,38 @@ print(next(n for n in r["nodes"] if n["name"] == sys.argv[2])[sys.argv[3]])' \
         "$BATS_TEST_TMPDIR/report.json" "$1" "$2"
 }
 
+# Writes the policy file $1: the further arguments are its lines, one each, or without
+# them the lines on stdin, as a heredoc gives them.
+policy() {
+    local file=$1
+    shift
+    if [ $# -gt 0 ]; then
+        printf '%s\n' "$@" >"$file"
+    else
+        cat >"$file"
+    fi
+}
+
 # A policy in file $1 that sends sizes $2 to a tier "a" of kind dram: an arena, whose
 # small blocks the per-thread caches serve.
 arena_policy() {
-    printf '[tier a]\nkind = dram\n[rule placed]\nsize = %s\nto = a\n' "$2" >"$1"
+    policy "$1" '[tier a]' 'kind = dram' '[rule placed]' "size = $2" 'to = a'
 }
 
 # A policy in file $1: a JSON report at $BATS_TEST_TMPDIR/report.json, a tier "a" of kind
 # dram, and for each further argument NAME:SITE[:DEPTH] a rule sending that site to a.
 site_policy() {
-    local file=$1 name site depth
+    local file=$1 rule name site depth
+    local lines=('[libplace]' "report = $BATS_TEST_TMPDIR/report.json" 'report_format = json'
+        '[tier a]' 'kind = dram')
     shift
-    printf '[libplace]\nreport = %s\nreport_format = json\n[tier a]\nkind = dram\n' \
-        "$BATS_TEST_TMPDIR/report.json" >"$file"
     for rule in "$@"; do
         IFS=: read -r name site depth <<<"$rule"
-        printf '[rule %s]\nsite = %s\n' "$name" "$site" >>"$file"
-        [ -z "$depth" ] || printf 'depth = %s\n' "$depth" >>"$file"
-        printf 'to = a\n' >>"$file"
+        lines+=("[rule $name]" "site = $site")
+        [ -z "$depth" ] || lines+=("depth = $depth")
+        lines+=('to = a')
     done
+    policy "$file" "${lines[@]}"
 }
 
 run_variant() {
@@ -122,21 +135,21 @@ dram_counts() {
 # lacks. Written into $BATS_TEST_TMPDIR/policies, one NAME.ini each.
 PLACING_POLICIES="all site1 site4 walk8 fallback wait overflow dry"
 write_placing_policies() {
-    local d=$BATS_TEST_TMPDIR/policies node='[tier node]
-kind = dram'
+    local d=$BATS_TEST_TMPDIR/policies node=('[tier node]' 'kind = dram')
     mkdir -p "$d"
-    printf '%s\n[rule all]\nsize = 0..\nto = node\n' "$node" >"$d/all.ini"
-    printf '%s\n[rule s]\nsize = 0..\nsite = *\ndepth = 1\nto = node\n' "$node" >"$d/site1.ini"
-    printf '%s\n[rule s]\nsize = 0..\nsite = *\ndepth = 4\nto = node\n' "$node" >"$d/site4.ini"
+    policy "$d/all.ini" "${node[@]}" '[rule all]' 'size = 0..' 'to = node'
+    policy "$d/site1.ini" "${node[@]}" '[rule s]' 'size = 0..' 'site = *' 'depth = 1' 'to = node'
+    policy "$d/site4.ini" "${node[@]}" '[rule s]' 'size = 0..' 'site = *' 'depth = 4' 'to = node'
     # a pattern the first frame seldom matches: every other stack is walked 8 frames deep
     # (or handed to libunwind), and a block is placed when main or libc's start is there
-    printf '%s\n[rule s]\nsize = 0..\nsite = *main*\ndepth = 8\nto = node\n' "$node" >"$d/walk8.ini"
-    printf '%s\nlimit = 4M\n[rule all]\nsize = 0..\nto = node, dram\n' "$node" >"$d/fallback.ini"
-    printf '%s\nlimit = 32M\n[rule all]\nsize = 0..\nto = node, dram\non_full = wait\nwait = 5ms\n' \
-        "$node" >"$d/wait.ini"
-    printf '%s\nlimit = 4M\n[rule all]\nsize = 0..\nto = node\non_full = overflow\n' "$node" >"$d/overflow.ini"
-    printf '[libplace]\ndry_run = yes\n[tier fast]\nkind = hbw\nlimit = 64M\n[rule big]\nsize = 256..\nto = fast, dram\n' \
-        >"$d/dry.ini"
+    policy "$d/walk8.ini" "${node[@]}" '[rule s]' 'size = 0..' 'site = *main*' 'depth = 8' 'to = node'
+    policy "$d/fallback.ini" "${node[@]}" 'limit = 4M' '[rule all]' 'size = 0..' 'to = node, dram'
+    policy "$d/wait.ini" "${node[@]}" 'limit = 32M' '[rule all]' 'size = 0..' 'to = node, dram' \
+        'on_full = wait' 'wait = 5ms'
+    policy "$d/overflow.ini" "${node[@]}" 'limit = 4M' '[rule all]' 'size = 0..' 'to = node' \
+        'on_full = overflow'
+    policy "$d/dry.ini" '[libplace]' 'dry_run = yes' '[tier fast]' 'kind = hbw' 'limit = 64M' \
+        '[rule big]' 'size = 256..' 'to = fast, dram'
 }
 
 # Runs the shell snippet $1 without libplace, then under each placing policy with a

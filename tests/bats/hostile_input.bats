@@ -56,7 +56,7 @@ $ABORTS"
 $ABORTS"
     done
     # a [libplace] section alone is a policy: a report, nothing placed
-    printf '[libplace]\nreport = stderr\n' >"$BATS_TEST_TMPDIR/report.ini"
+    policy "$BATS_TEST_TMPDIR/report.ini" '[libplace]' 'report = stderr'
     run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/report.ini" /bin/echo hi
     assert_success
     assert_output hi
@@ -64,7 +64,7 @@ $ABORTS"
 }
 
 @test "an empty value says what was expected, with examples" {
-    printf '[rule a]\nsize =\nto = dram\n' >"$BATS_TEST_TMPDIR/p.ini"
+    policy "$BATS_TEST_TMPDIR/p.ini" '[rule a]' 'size =' 'to = dram'
     run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" /bin/echo hi
     assert_equal "$status" 125
     assert_equal "${stderr_lines[0]}" "libplace: $BATS_TEST_TMPDIR/p.ini:2: size = : no window; expected MIN..MAX with either end left out, as 1M.. for 1M and above, ..64K for up to 64K or 4K..64K"
@@ -75,7 +75,8 @@ $ABORTS"
 
 @test "a limit past INT64_MAX bytes is refused with the real maximum; the largest reads back as itself" {
     capped() { # $1 the limit
-        printf '[tier capped]\nkind = dram\nlimit = %s\n[rule big]\nsize = 64K..\nto = capped, dram\n' "$1" >"$BATS_TEST_TMPDIR/p.ini"
+        policy "$BATS_TEST_TMPDIR/p.ini" '[tier capped]' 'kind = dram' "limit = $1" '[rule big]' \
+            'size = 64K..' 'to = capped, dram'
     }
     cd "$BATS_TEST_TMPDIR"
     for limit in 9000P 16E 8E 9223372036854775808; do
@@ -97,7 +98,8 @@ $ABORTS"
 }
 
 @test "a policy anyone may write is used, with one warning naming the file and the fix" {
-    printf '[libplace]\nreport = %s/report.txt\n[rule big]\nsize = 1M..\nto = dram\n' "$BATS_TEST_TMPDIR" >"$BATS_TEST_TMPDIR/open.ini"
+    policy "$BATS_TEST_TMPDIR/open.ini" '[libplace]' "report = $BATS_TEST_TMPDIR/report.txt" \
+        '[rule big]' 'size = 1M..' 'to = dram'
     chmod 666 "$BATS_TEST_TMPDIR/open.ini"
     run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/open.ini" /bin/echo hi
     assert_success

@@ -36,7 +36,7 @@ reporters() { # the process names of the reports in directory $1, sorted, one li
         esac
     done
     # and from the policy file
-    printf '[libplace]\nreport = %s/r/%%p\nreport_only = ls\n' "$t" >"$t/p.ini"
+    policy "$t/p.ini" '[libplace]' "report = $t/r/%p" 'report_only = ls'
     rm -rf "$t/r" && mkdir "$t/r"
     run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$t/p.ini" bash -c 'ls / >/dev/null; /usr/bin/python3 -c "print(1)"'
     assert_equal "$(reporters "$t/r")" "ls "

@@ -6,9 +6,10 @@
 
 load helpers
 
-# A policy with node capped (limit $1) and rule big (on_full $2, and more keys in $3).
-policy() {
-    cat >"$BATS_TEST_TMPDIR/p.ini" <<INI
+# A policy with node capped (limit $1) and rule big (on_full $2, more keys in $3, the size
+# window $4, 64K.. by default).
+capped_policy() {
+    policy "$BATS_TEST_TMPDIR/p.ini" <<INI
 [libplace]
 report = $BATS_TEST_TMPDIR/report.json
 report_format = json
@@ -32,7 +33,7 @@ INI
 
 
 @test "8 threads freeing each other's blocks never pass the limit, and every counter balances" {
-    policy 8M fallback
+    capped_policy 8M fallback
     run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" "$PROGS/limits" threads 8 5000
     assert_success
     # over: times the blocks in capped summed past the limit; tracked: the blocks' sum at
@@ -49,7 +50,7 @@ INI
 }
 
 @test "on_full = wait: a thread waits until another frees, then gets the node" {
-    policy 8M fallback
+    capped_policy 8M fallback
     run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" "$PROGS/limits" wait 300
     assert_success
     assert_line "capped holds 32 blocks, available 0"
@@ -59,7 +60,7 @@ INI
 }
 
 @test "on_full = wait times out into the rest of the chain; a node without a limit never waits" {
-    policy 1M wait "wait = 50ms"
+    capped_policy 1M wait "wait = 50ms"
     # a second thread lives meanwhile: a process with one thread never waits (reliability.bats)
     run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" "$PROGS/limits" fill $((256 << 10)) 6 idle
     assert_success
@@ -76,7 +77,7 @@ used 1048576 limit 1048576 available 0"
 }
 
 @test "on_full = overflow charges the node past its limit and counts the overflow" {
-    policy 1M overflow
+    capped_policy 1M overflow
     run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" "$PROGS/limits" fill $((256 << 10)) 6
     assert_success
     assert_line "5 capped"
@@ -88,7 +89,7 @@ used 1048576 limit 1048576 available 0"
 }
 
 @test "on_full = fail: NULL and ENOMEM once the node is full, counted as failures" {
-    policy 1M fail
+    capped_policy 1M fail
     run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" "$PROGS/limits" fill $((256 << 10)) 6
     assert_success
     assert_line "3 capped"
@@ -98,7 +99,7 @@ used 1048576 limit 1048576 available 0"
 }
 
 @test "LIBPLACE_LIMIT_<NODE> overrides the policy's limit" {
-    policy 1M fallback
+    capped_policy 1M fallback
     run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" LIBPLACE_LIMIT_CAPPED=512K \
         "$PROGS/limits" fill $((256 << 10)) 3
     assert_success
@@ -109,7 +110,7 @@ used 524288 limit 524288 available 0"
 }
 
 @test "a limit that does not parse is named with what was expected" {
-    policy 1M fallback
+    capped_policy 1M fallback
     run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" LIBPLACE_LIMIT_CAPPED=lots "$PROGS/limits" api
     assert_equal "$status" 125
     assert_output ""
@@ -120,7 +121,7 @@ used 524288 limit 524288 available 0"
     run "$PROGS/limits" api
     assert_success
     assert_output "loaded 0 used -1 limit -1 nosuch -1 report -1"
-    policy 1M fallback
+    capped_policy 1M fallback
     cd "$BATS_TEST_TMPDIR"
     run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" "$PROGS/limits" api
     assert_success
@@ -135,7 +136,7 @@ used 524288 limit 524288 available 0"
     assert_success
     # without libplace, every call answers PLACE_NOT_LOADED (-1)
     [ "$(grep -c -- '-1' <<<"$output")" -eq 12 ]
-    policy 1M fallback
+    capped_policy 1M fallback
     run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" "$PROGS/limits" account
     assert_success
     assert_output "all 1, limit of all 0
@@ -197,7 +198,7 @@ PY
 
 @test "two MPI ranks under mpirun write two reports, and place-report merges them" {
     command -v mpirun || fail "openmpi-bin is not installed (scripts/setup installs it)"
-    policy 1M fallback
+    capped_policy 1M fallback
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 run timeout 120 mpirun --oversubscribe -np 2 \
         -x LD_PRELOAD="$LIB" -x LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" \
         -x LIBPLACE_REPORT="$BATS_TEST_TMPDIR/rank%r.json" \
@@ -236,7 +237,7 @@ PY
 }
 
 @test "memalign with an alignment glibc rounds up is served by the node; an aligned block never passes the limit" {
-    policy 1M fail
+    capped_policy 1M fail
     run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" "$PROGS/limits" align
     assert_success
     assert_output "memalign 4: aligned capped
@@ -248,7 +249,7 @@ aligned_alloc 8192: capped, used within limit"
 }
 
 @test "on_full = wait does not wait for a request larger than the limit itself" {
-    policy 1M wait "wait = 5s"
+    capped_policy 1M wait "wait = 5s"
     SECONDS=0
     run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" "$PROGS/limits" fill $((2 << 20)) 2
     assert_success
@@ -261,7 +262,7 @@ aligned_alloc 8192: capped, used within limit"
     run env LD_PRELOAD="$LIB" LIBPLACE_DRY_RUN=1 LIBPLACE_RULES="size=64K.. to=hbw" "$PROGS/limits" grow
     assert_success
     assert_output "kept every usable byte"
-    policy 1M fallback
+    capped_policy 1M fallback
     run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" "$PROGS/limits" grow
     assert_success
     assert_output "kept every usable byte"
@@ -309,7 +310,7 @@ aligned_alloc 8192: capped, used within limit"
         # small: a window libc's own blocks stay out of (a thread's DTV is ~300 bytes),
         # and a limit the 64 blocks the threads trade reach
         [ "$sizes" = small ] && iters=$((iters * 20)) && window=1025..4000 && limit=$((128 << 10))
-        policy "$limit" "$mode" "$extra" "$window"
+        capped_policy "$limit" "$mode" "$extra" "$window"
         run timeout 120 env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" \
             "$PROGS/limits" stress 8 "$iters" "$sizes"
         assert_success
@@ -341,8 +342,8 @@ aligned_alloc 8192: capped, used within limit"
     assert_success
     assert_output "moves 0 intact 1" # 128 KiB to 64 MiB, never copied
     # with a limit the growth past it is refused in place, and the buffer moves to dram
-    printf '[tier a]\nkind = dram\nlimit = 8M\n[rule placed]\nsize = 64K..\nto = a, dram\n' \
-        >"$BATS_TEST_TMPDIR/capped.ini"
+    policy "$BATS_TEST_TMPDIR/capped.ini" '[tier a]' 'kind = dram' 'limit = 8M' '[rule placed]' \
+        'size = 64K..' 'to = a, dram'
     run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/capped.ini" \
         LIBPLACE_REPORT="$BATS_TEST_TMPDIR/report.json" LIBPLACE_REPORT_FORMAT=json "$PROGS/grow"
     assert_success

@@ -59,11 +59,8 @@ print("rc", numa.numa_move_pages(0, 16, pages, None, status, 0), "nodes", sorted
 tier_policy() {
     local name=$1 tier=$2
     shift 2
-    {
-        printf '[libplace]\nreport = %s/%s.report\n[tier %s]\n' "$BATS_TEST_TMPDIR" "$name" "$tier"
-        printf '%s\n' "$@"
-        printf '[rule big]\nsize = 4M..\nto = %s, dram\n' "$tier"
-    } >"$BATS_TEST_TMPDIR/$name.ini"
+    policy "$BATS_TEST_TMPDIR/$name.ini" '[libplace]' "report = $BATS_TEST_TMPDIR/$name.report" \
+        "[tier $tier]" "$@" '[rule big]' 'size = 4M..' "to = $tier, dram"
 }
 
 @test "numa tiers: the kernel holds each policy's pages where it says (bind, preferred, interleave, a limit)" {

@@ -80,7 +80,7 @@ LIBPLACE_CHECK None"
 
 @test "the default report is stderr, unless the policy or the environment says where" {
     cd "$BATS_TEST_TMPDIR"
-    printf '[libplace]\nreport = from-policy-%%p.txt   ; a file\n' >pol.ini
+    policy pol.ini '[libplace]' 'report = from-policy-%p.txt   ; a file'
     run --separate-stderr "$PLACERUN" -p pol.ini -- /bin/echo hi
     assert_success
     assert_output hi
@@ -182,7 +182,7 @@ True True"
 
 @test "--check: a policy with an error, named by file and line, status 1" {
     cd "$BATS_TEST_TMPDIR"
-    printf '[rule big]\nto = dram\nsize = 1X..\n' >bad.ini
+    policy bad.ini '[rule big]' 'to = dram' 'size = 1X..'
     for form in "--check bad.ini" "-p bad.ini --check" "--check -p bad.ini"; do
         # shellcheck disable=SC2086
         run --separate-stderr "$PLACERUN" $form
@@ -330,7 +330,7 @@ PY
     cp "$PROGS/libatfork_lib.so" "$t/inst/lib/libplace.so"
     refuses_lib "$t/inst/lib/libplace.so: not libplace (it loads, but has no place_api)" env -u LIBPLACE_LIB "$t/inst/bin/placerun"
     # with a policy that names its report (libplace is asked where the report goes): the same
-    printf '[libplace]\nreport = %s/r-%%p\n' "$t" >"$t/pol.ini"
+    policy "$t/pol.ini" '[libplace]' "report = $t/r-%p"
     refuses_lib "--lib: $t/text.so: not an ELF shared object" "$PLACERUN" -p "$t/pol.ini" --lib "$t/text.so"
     # and --check says why nothing was checked
     run --separate-stderr "$PLACERUN" --lib "$PROGS/libatfork_lib.so" --check "$t/pol.ini"
@@ -395,10 +395,11 @@ tiers() {
 @test "--tiers -p: the policy's tiers and limits as libplace reads them, LIBPLACE_LIMIT_<TIER> included" {
     cd "$BATS_TEST_TMPDIR"
     # a dram-kind tier with a limit; where libplace does not take that yet, an hbw one
-    printf '[tier scratch]\nkind = dram\nlimit = 64M\n[rule r]\nsize = 1M..\nto = scratch\n' >pol.ini
+    policy pol.ini '[tier scratch]' 'kind = dram' 'limit = 64M' '[rule r]' 'size = 1M..' 'to = scratch'
     tier=scratch kind=dram
     if ! "$PLACERUN" --check pol.ini 2>/dev/null; then
-        printf '[tier fast]\nkind = hbw\nlimit = 64M\n[rule r]\nsize = 1M..\nto = fast, dram\n' >pol.ini
+        policy pol.ini '[tier fast]' 'kind = hbw' 'limit = 64M' '[rule r]' 'size = 1M..' \
+            'to = fast, dram'
         tier=fast kind=hbw
     fi
     run --separate-stderr tiers -p pol.ini
@@ -419,7 +420,7 @@ tiers() {
 
 @test "--tiers with a policy that has errors: libplace's errors on stderr, nothing else, status 1" {
     cd "$BATS_TEST_TMPDIR"
-    printf '[rule big]\nto = dram\nsize = 1X..\n' >bad.ini
+    policy bad.ini '[rule big]' 'to = dram' 'size = 1X..'
     run --separate-stderr tiers -p bad.ini
     assert_equal "$status" 1
     assert_output ""
@@ -576,7 +577,9 @@ print(n["kind"], n["allocations"] >= 8, v["placed"] >= 8 * 256, v["placed"] + v[
 
 @test "-p -: the policy from standard input, in LIBPLACE_INLINE_POLICY; errors name it and the line" {
     policy=$(printf '[libplace]\nreport = %s\nreport_format = json\n[rule big]\nsize = 64K..\nto = hbw, dram\n' "$BATS_TEST_TMPDIR/r.json")
-    run --separate-stderr "$PLACERUN" -p - -- /bin/sh -c 'cat; echo "[${LIBPLACE_POLICY-unset}]"' <<<"$policy"
+    # the report is the program's, the process placerun ran: the shell's last command,
+    # exec'd; cat, which the shell runs first, placed nothing and writes none
+    run --separate-stderr "$PLACERUN" -p - -- /bin/sh -c 'cat; exec /bin/echo "[${LIBPLACE_POLICY-unset}]"' <<<"$policy"
     assert_success
     # placerun read all of standard input: the program gets what is left, nothing
     assert_output "[unset]"
@@ -597,7 +600,7 @@ print(n["kind"], n["allocations"] >= 8, v["placed"] >= 8 * 256, v["placed"] + v[
     "$PLACERUN" -r "$t/a.json" -- /bin/true
     "$PLACERUN" -r "$t/b.txt" -- /bin/true
     "$PLACERUN" -r "$t/c.txt" --format json -- /bin/true
-    printf '[libplace]\nreport_format = json\n' >"$t/p.ini"
+    policy "$t/p.ini" '[libplace]' 'report_format = json'
     "$PLACERUN" -p "$t/p.ini" -r "$t/d.report" -- /bin/true
     run "$REPO/scripts/place-report" render "$t/a.json"
     assert_success
@@ -609,7 +612,7 @@ print(n["kind"], n["allocations"] >= 8, v["placed"] >= 8 * 256, v["placed"] + v[
 
 @test "--tiers --json: the machine, the policy as libplace reads it, the warnings, as one JSON object" {
     one_plain_node
-    printf '[tier far]\nkind = numa\nnodes = 0,7\n[rule a]\nto = far\n' >"$BATS_TEST_TMPDIR/p.ini"
+    policy "$BATS_TEST_TMPDIR/p.ini" '[tier far]' 'kind = numa' 'nodes = 0,7' '[rule a]' 'to = far'
     run --separate-stderr "$PLACERUN" --tiers --json -p "$BATS_TEST_TMPDIR/p.ini" --hbw=1G..
     assert_success
     run $PY -c '
@@ -630,7 +633,23 @@ LIBPLACE_RULES rule 1 tier hbw: memkind finds"
 @test "--check against this machine: absent nodes, HBW and GPUs, limits above memory: warnings at file:line, status 0" {
     one_plain_node
     t=$BATS_TEST_TMPDIR
-    printf '[tier far]\nkind = numa\nnodes = 5-6\nlimit = 900G\n[tier fast]\nkind = hbw\n[tier gpu]\nkind = device\ndevice = 3\n[tier near]\nkind = numa\nnodes = 0\n[rule a]\napi = any\nto = far, fast, gpu, near\n' >"$t/p.ini"
+    policy "$t/p.ini" <<'INI'
+[tier far]
+kind = numa
+nodes = 5-6
+limit = 900G
+[tier fast]
+kind = hbw
+[tier gpu]
+kind = device
+device = 3
+[tier near]
+kind = numa
+nodes = 0
+[rule a]
+api = any
+to = far, fast, gpu, near
+INI
     total=$(($(awk '/MemTotal/ {print $4}' /sys/devices/system/node/node0/meminfo) * 1024))
     run --separate-stderr "$PLACERUN" --check "$t/p.ini"
     assert_success
@@ -639,8 +658,18 @@ LIBPLACE_RULES rule 1 tier hbw: memkind finds"
     assert_equal "${stderr_lines[3]}" "placerun: $t/p.ini:7: warning: tier gpu: no GPU here (GPUs: none (no CUDA driver: libcuda.so.1 not found)); its allocations will take the rest of their chains"
     [ "${#stderr_lines[@]}" -eq 4 ] || { echo "$stderr"; false; }
     # a limit above its nodes' memory; a GPU index the driver does not have
-    printf '[tier near]\nkind = numa\nnodes = 0\nlimit = %s\n[tier gpu]\nkind = device\ndevice = 3\n[rule a]\napi = any\nto = near, gpu\n' \
-        "$((total + 4096))" >"$t/q.ini"
+    policy "$t/q.ini" <<INI
+[tier near]
+kind = numa
+nodes = 0
+limit = $((total + 4096))
+[tier gpu]
+kind = device
+device = 3
+[rule a]
+api = any
+to = near, gpu
+INI
     mkdir "$t/cuda"
     printf 'int cuInit(unsigned f) { (void)f; return 0; }\nint cuDeviceGetCount(int *n) { *n = 2; return 0; }\n' >"$t/cuda.c"
     gcc -shared -fPIC -o "$t/cuda/libcuda.so.1" "$t/cuda.c"

@@ -8,7 +8,7 @@ load helpers
 SITES() { "$PROGS/sites" "$PROGS/libsites_plugin.so"; }
 
 setup() {
-    cat >"$BATS_TEST_TMPDIR/sites.ini" <<'INI'
+    policy "$BATS_TEST_TMPDIR/sites.ini" <<'INI'
 [libplace]
 report = stderr
 
@@ -117,7 +117,7 @@ except MemoryError:
 }
 
 @test "a program under a placing policy behaves as without libplace" {
-    cat >"$BATS_TEST_TMPDIR/dram.ini" <<'INI'
+    policy "$BATS_TEST_TMPDIR/dram.ini" <<'INI'
 [rule big]
 size = 64K..
 to = dram
@@ -132,7 +132,7 @@ INI
 }
 
 @test "a broken policy: every error with file:line, and the program does not start" {
-    printf '[rule a]\nsize = 1X..\nto = nowhere\n[colour]\n' >"$BATS_TEST_TMPDIR/bad.ini"
+    policy "$BATS_TEST_TMPDIR/bad.ini" '[rule a]' 'size = 1X..' 'to = nowhere' '[colour]'
     run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/bad.ini" /bin/echo hi
     assert_equal "$status" 125
     assert_output ""
@@ -143,7 +143,8 @@ libplace: policy not loaded (3 errors): the program does not start (on_error = a
 }
 
 @test "a broken policy with on_error = passthrough: one summary, and the program runs untouched" {
-    printf '[libplace]\non_error = passthrough\n[rule a]\nsize = 1X..\nto = dram\n' >"$BATS_TEST_TMPDIR/bad.ini"
+    policy "$BATS_TEST_TMPDIR/bad.ini" '[libplace]' 'on_error = passthrough' '[rule a]' 'size = 1X..' \
+        'to = dram'
     run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/bad.ini" /bin/echo hi
     assert_success
     assert_output hi

@@ -92,7 +92,7 @@ assert any("!main+" in f for f in first), first' "$BATS_TEST_TMPDIR/report.json"
 }
 
 @test "report_depth = 2 keeps two frames; the text report names each site's first frame" {
-    printf '[libplace]\nsample = all\nreport_depth = 2\n' >"$BATS_TEST_TMPDIR/p.ini"
+    policy "$BATS_TEST_TMPDIR/p.ini" '[libplace]' 'sample = all' 'report_depth = 2'
     twonew LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" 1000 100 10
     run row make_nodes
     assert_output "1000 1024000 10240 1024000 1024 2"
@@ -140,8 +140,18 @@ assert b["tiers"] == {"dram": 6553600}, b' "$BATS_TEST_TMPDIR/report.json"
 @test "libplace's own allocations are not the program's: /bin/true counts none, whatever the policy starts" {
     # the policy file is parsed, site patterns resolved over every module, fork handlers
     # and a report signal installed: all of it allocates, with the guard up
-    printf '[libplace]\nreport_signal = USR1\nsample = all\n[tier a]\nkind = dram\n[rule r]\nsize = 1M..\nsite = *\ndepth = 4\nto = a\n' \
-        >"$BATS_TEST_TMPDIR/p.ini"
+    policy "$BATS_TEST_TMPDIR/p.ini" <<'INI'
+[libplace]
+report_signal = USR1
+sample = all
+[tier a]
+kind = dram
+[rule r]
+size = 1M..
+site = *
+depth = 4
+to = a
+INI
     rm -f "$BATS_TEST_TMPDIR/report.json"
     run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini" \
         LIBPLACE_REPORT="$BATS_TEST_TMPDIR/report.json" LIBPLACE_REPORT_FORMAT=json /bin/true

@@ -4,14 +4,6 @@
 
 load helpers
 
-# A policy file in $BATS_TEST_TMPDIR from printf-style lines.
-policy() {
-    local f=$BATS_TEST_TMPDIR/$1.ini
-    shift
-    printf '%s\n' "$@" >"$f"
-    echo "$f"
-}
-
 ALL=("[tier node]" "kind = dram" "[rule all]" "size = 0.." "to = node")
 
 @test "a site rule never deadlocks a thread that asks for its own attributes (HotSpot's first call)" {
@@ -31,9 +23,9 @@ ALL=("[tier node]" "kind = dram" "[rule all]" "size = 0.." "to = node")
 }
 
 @test "a signal handler that allocates while the program frees placed blocks (arena, dry run)" {
-    local want p
+    local want p=$BATS_TEST_TMPDIR/all.ini
     want=$("$PROGS/sigalloc" 1500000 noalloc)
-    p=$(policy all "${ALL[@]}")
+    policy "$p" "${ALL[@]}"
     run timeout 120 env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$p" "$PROGS/sigalloc" 1500000
     assert_success
     assert_output "$want"
@@ -51,8 +43,8 @@ ALL=("[tier node]" "kind = dram" "[rule all]" "size = 0.." "to = node")
 }
 
 @test "a dlopened library that frees and allocates in its destructor at exit: no crash, output kept" {
-    local p want
-    p=$(policy all "${ALL[@]}")
+    local p=$BATS_TEST_TMPDIR/all.ini want
+    policy "$p" "${ALL[@]}"
     want=$("$PROGS/dlopen_main" "$PROGS/libdlopen_lib.so" keep | cat; echo "status ${PIPESTATUS[0]}")
     run bash -c "LD_PRELOAD='$LIB' LIBPLACE_POLICY='$p' '$PROGS/dlopen_main' '$PROGS/libdlopen_lib.so' keep | cat
         echo \"status \${PIPESTATUS[0]}\""
@@ -60,8 +52,8 @@ ALL=("[tier node]" "kind = dram" "[rule all]" "size = 0.." "to = node")
 }
 
 @test "threads still allocating placed blocks while the main thread exits: status and output kept" {
-    local p k
-    p=$(policy all "${ALL[@]}")
+    local p=$BATS_TEST_TMPDIR/all.ini k
+    policy "$p" "${ALL[@]}"
     for k in $(seq 1 15); do
         run bash -c "LD_PRELOAD='$LIB' LIBPLACE_POLICY='$p' '$PROGS/exit_threads' 3000 | wc -l
             echo \"status \${PIPESTATUS[0]}\""
@@ -71,8 +63,8 @@ status 5"
 }
 
 @test "realloc keeps a placed block in its tier while it has room, whoever calls" {
-    local p
-    p=$(policy hot "[tier node]" "kind = dram" "[rule hot]" "size = 0.." "site = hot_*" "to = node")
+    local p=$BATS_TEST_TMPDIR/hot.ini
+    policy "$p" "[tier node]" "kind = dram" "[rule hot]" "size = 0.." "site = hot_*" "to = node"
     run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$p" "$PROGS/realloc_keep"
     assert_success
     assert_output "allocated: node
@@ -82,9 +74,9 @@ contents: kept"
 }
 
 @test "on_full = wait in a single-threaded program goes on at once, and says why once" {
-    local p
-    p=$(policy wait "[tier node]" "kind = dram" "limit = 1M" "[rule big]" "size = 64K.." "to = node, dram" \
-        "on_full = wait" "wait = 2s")
+    local p=$BATS_TEST_TMPDIR/wait.ini
+    policy "$p" "[tier node]" "kind = dram" "limit = 1M" "[rule big]" "size = 64K.." "to = node, dram" \
+        "on_full = wait" "wait = 2s"
     # 200 blocks of 100 KB against a 1 MiB node: waiting 2 s for each refused one would take
     # six minutes; nothing but this thread could free anything
     run timeout 60 env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$p" perl -e '
@@ -95,8 +87,8 @@ contents: kept"
 }
 
 @test "a report names every thread that allocated when everything is placed" {
-    local p
-    p=$(policy all "${ALL[@]}")
+    local p=$BATS_TEST_TMPDIR/all.ini
+    policy "$p" "${ALL[@]}"
     env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$p" LIBPLACE_REPORT="$BATS_TEST_TMPDIR/r.txt" "$PROGS/threads" >/dev/null
     # four producers and the main thread allocate; the consumer only deletes
     run grep -o 'allocations from [0-9]* threads' "$BATS_TEST_TMPDIR/r.txt"
@@ -166,8 +158,8 @@ contents: kept"
 
 @test "realloc in a full node: a shrink stays, a growth goes down the chain, counted once" {
     local p=$BATS_TEST_TMPDIR/p.ini
-    printf '[libplace]\nreport = %s\nreport_format = json\n[tier capped]\nkind = dram\nlimit = 1M\n[rule big]\nsize = 64K..\nto = capped, dram\n' \
-        "$BATS_TEST_TMPDIR/r.json" >"$p"
+    policy "$p" '[libplace]' "report = $BATS_TEST_TMPDIR/r.json" 'report_format = json' '[tier capped]' \
+        'kind = dram' 'limit = 1M' '[rule big]' 'size = 64K..' 'to = capped, dram'
     run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$p" "$PROGS/limits" shrink
     assert_success
     assert_output "shrunk: capped, same block 1, errno 0

@@ -68,8 +68,8 @@ PY
 }
 
 @test "a numa tier binds them with its own policy" {
-    printf '[tier near]\nkind = numa\nnodes = 0\n[rule heap]\napi = shmem\nsize = 2M..\nto = near\n' \
-        >"$BATS_TEST_TMPDIR/p.ini"
+    policy "$BATS_TEST_TMPDIR/p.ini" '[tier near]' 'kind = numa' 'nodes = 0' '[rule heap]' 'api = shmem' \
+        'size = 2M..' 'to = near'
     two_pes -x LIBPLACE_POLICY="$BATS_TEST_TMPDIR/p.ini"
     assert_success
     assert_line --partial "pe 0 malloc+realloc 6291456 policy bind nodes 0x1"

@@ -184,7 +184,18 @@ PY
 
 @test "LIBPLACE_CHECK=json: a symmetric tier and an api = shmem rule fit the policy schema; --check does not weigh the heap's limit" {
     cd "$BATS_TEST_TMPDIR"
-    printf '[tier heap]\nkind = symmetric\nlimit = 64T\n[tier near]\nkind = numa\nnodes = 0\n[rule halo]\napi = shmem\nsize = 1M..\nto = near, heap\n' >shmem.ini
+    policy shmem.ini <<'INI'
+[tier heap]
+kind = symmetric
+limit = 64T
+[tier near]
+kind = numa
+nodes = 0
+[rule halo]
+api = shmem
+size = 1M..
+to = near, heap
+INI
     env LIBPLACE_POLICY=shmem.ini LIBPLACE_CHECK=json LD_PRELOAD="$LIB" /bin/sh -c 'exit 97' >check.json
     valid_policy check.json
     with_json '

@@ -1,0 +1,225 @@
+/* The walk's tiers: each visited once, its JSON object written whole, its text lines
+ * into the tables and notes they belong to (walk_parts.h). */
+#include <string.h>
+
+#include "../base/fmt.h"
+#include "walk_parts.h"
+
+/* A tier's name, kind, limit and use: the first table's row. */
+static void use(struct place_emit *e, const struct place_node_row *n)
+{
+    const uint64_t *ev = n->s.events;
+    place_emit_str(e, "name", n->name);
+    place_emit_str(e, "kind", n->kind);
+    place_emit_uint(e, "limit", n->limit);
+    if (n->reclaim_min) {
+        place_emit_uint(e, "reclaim_min", n->reclaim_min);
+        place_emit_uint(e, "reclaim_target", n->reclaim_target);
+    }
+    place_emit_bool(e, "available", !n->unavailable);
+    place_emit_str(e, "unavailable", n->unavailable);
+    place_emit_bool(e, "planned", n->planned);
+    place_emit_int(e, "in_use", n->s.bytes);
+    place_emit_int(e, "peak", n->s.peak);
+    if (n->cached)
+        place_emit_int(e, "cached", n->cached);
+    place_emit_uint(e, "allocations", ev[PLACE_EV_ALLOCS]);
+    place_emit_uint(e, "frees", ev[PLACE_EV_FREES]);
+
+    char limit[PLACE_SIZE_STR] = "none", now[PLACE_SIZE_STR], peak[PLACE_SIZE_STR];
+    if (n->limit)
+        place_size_str(limit, (int64_t)n->limit);
+    place_emit_line(e, PART_USE, "%-12s %-8s %10s %10s %10s %12llu %12llu", n->name, n->kind, limit,
+                    place_size_str(now, n->s.bytes), place_size_str(peak, n->s.peak),
+                    (unsigned long long)ev[PLACE_EV_ALLOCS],
+                    (unsigned long long)ev[PLACE_EV_FREES]);
+    char cached[PLACE_SIZE_STR];
+    if (n->cached)
+        place_emit_line(e, PART_CACHED,
+                        "%s: %s more in threads' caches (free blocks, counted against its limit)",
+                        n->name, place_size_str(cached, n->cached));
+}
+
+static bool pressed(const struct place_node_row *n)
+{
+    const uint64_t *ev = n->s.events;
+    return ev[PLACE_EV_REFUSED] || ev[PLACE_EV_FALLBACKS_IN] || ev[PLACE_EV_WAITS] ||
+           ev[PLACE_EV_OVERFLOW] || ev[PLACE_EV_FAILURES] || ev[PLACE_EV_RECLAIMED] ||
+           ev[PLACE_EV_SKIPPED];
+}
+
+/* What pressed a tier: a row of the second table, whose heading comes before its first
+ * row (*headed), and which has none when nothing pressed any tier. */
+static void pressure(struct place_emit *e, const struct place_node_row *n, bool *headed)
+{
+    const uint64_t *ev = n->s.events;
+    uint64_t ms = ev[PLACE_EV_WAIT_NS] / 1000000;
+    place_emit_uint(e, "refused", ev[PLACE_EV_REFUSED]);
+    place_emit_uint(e, "fallbacks_out", ev[PLACE_EV_FALLBACKS_OUT]);
+    place_emit_uint(e, "fallbacks_in", ev[PLACE_EV_FALLBACKS_IN]);
+    place_emit_uint(e, "waits", ev[PLACE_EV_WAITS]);
+    place_emit_milli(e, "wait_seconds", ms);
+    place_emit_uint(e, "overflows", ev[PLACE_EV_OVERFLOW]);
+    place_emit_uint(e, "overflow_peak", n->overflow_peak);
+    place_emit_uint(e, "failures", ev[PLACE_EV_FAILURES]);
+    place_emit_uint(e, "reclaimed_bytes", ev[PLACE_EV_RECLAIMED]);
+    place_emit_uint(e, "skipped", ev[PLACE_EV_SKIPPED]);
+    if (!pressed(n))
+        return;
+    if (!*headed)
+        place_emit_line(e, PART_PRESSURE, "%-12s %8s %8s %8s %7s %8s %10s %8s %10s %8s", "tier",
+                        "refused", "fb out", "fb in", "waits", "waited", "overflow", "failures",
+                        "reclaimed", "skipped");
+    *headed = true;
+    char over[PLACE_SIZE_STR], recl[PLACE_SIZE_STR], waited[24];
+    struct place_buf w = PLACE_BUF(waited);
+    place_bprintf(&w, "%llu.%03llus", (unsigned long long)(ms / 1000),
+                  (unsigned long long)(ms % 1000));
+    place_emit_line(
+        e, PART_PRESSURE, "%-12s %8llu %8llu %8llu %7llu %8s %10s %8llu %10s %8llu", n->name,
+        (unsigned long long)ev[PLACE_EV_REFUSED], (unsigned long long)ev[PLACE_EV_FALLBACKS_OUT],
+        (unsigned long long)ev[PLACE_EV_FALLBACKS_IN], (unsigned long long)ev[PLACE_EV_WAITS],
+        waited, place_size_str(over, (int64_t)n->overflow_peak),
+        (unsigned long long)ev[PLACE_EV_FAILURES],
+        place_size_str(recl, (int64_t)ev[PLACE_EV_RECLAIMED]),
+        (unsigned long long)ev[PLACE_EV_SKIPPED]);
+}
+
+static void machine(struct place_emit *e, const struct place_node_row *n)
+{
+    char total[PLACE_SIZE_STR], free[PLACE_SIZE_STR];
+    uint64_t skipped = n->s.events[PLACE_EV_SKIPPED];
+    if (n->machine) {
+        place_emit_open(e, "machine", '{');
+        place_emit_uint(e, "total", n->total);
+        place_emit_uint(e, "free", n->free);
+        place_emit_close(e, '}');
+    } else {
+        place_emit_str(e, "machine", NULL);
+    }
+    if (n->unavailable && !n->planned)
+        place_emit_line(e, PART_MACHINE, "%s: unavailable: %s; %llu request%s skipped it", n->name,
+                        n->unavailable, (unsigned long long)skipped, place_plural_s(skipped));
+    else if (n->unavailable)
+        place_emit_line(e, PART_MACHINE, "%s: planned (this machine: %s)", n->name, n->unavailable);
+    else if (n->machine)
+        place_emit_line(e, PART_MACHINE, "%s: %s on this machine, %s free", n->name,
+                        place_size_str(total, (int64_t)n->total),
+                        place_size_str(free, (int64_t)n->free));
+}
+
+static void verified(struct place_emit *e, const struct place_node_row *n)
+{
+    const struct place_verified *v = &n->verified;
+    if (!n->checked) {
+        place_emit_str(e, "verified", NULL);
+        return;
+    }
+    place_emit_open(e, "verified", '{');
+    place_emit_uint(e, "resident", v->resident);
+    place_emit_uint(e, "looked", v->looked);
+    place_emit_uint(e, "placed", v->placed);
+    place_emit_uint(e, "untouched", v->untouched);
+    place_emit_bool(e, "exhaustive", v->all);
+    place_emit_close(e, '}');
+    if (!v->resident) { /* a share of nothing would read as 0% placed */
+        place_emit_line(e, PART_VERIFIED, "%s: no resident pages at exit to check (move_pages)",
+                        n->name);
+        return;
+    }
+    uint64_t written = v->looked - v->untouched;
+    uint64_t permille = written ? v->placed * 1000 / written : 1000;
+    char untouched[160] = "";
+    struct place_buf u = PLACE_BUF(untouched);
+    if (v->untouched)
+        place_bprintf(&u,
+                      "; %llu of the %llu looked at never written (the kernel's zero page, "
+                      "on no node), not counted",
+                      (unsigned long long)v->untouched, (unsigned long long)v->looked);
+    place_emit_line(
+        e, PART_VERIFIED, "%s: %llu.%llu%% of %s%llu resident page%s on its nodes (move_pages)%s%s",
+        n->name, (unsigned long long)(permille / 10), (unsigned long long)(permille % 10),
+        v->all ? "all " : "", (unsigned long long)(v->all ? v->looked : v->resident),
+        place_plural_s(v->resident), v->all || v->looked == v->resident ? "" : ", from a sample",
+        untouched);
+}
+
+static void heaps(struct place_emit *e, const struct place_node_row *n)
+{
+    if (!n->nheaps)
+        return;
+    place_emit_open(e, "library_heaps", '[');
+    for (unsigned i = 0; i < n->nheaps; i++) {
+        const struct place_heap_stats *h = &n->heaps[i];
+        place_emit_open(e, NULL, '{');
+        place_emit_str(e, "owner", h->owner);
+        place_emit_uint(e, "blocks", h->blocks);
+        place_emit_int(e, "in_use", h->bytes);
+        place_emit_int(e, "peak", h->peak);
+        place_emit_close(e, '}');
+        char now[PLACE_SIZE_STR], peak[PLACE_SIZE_STR];
+        bool others = strcmp(h->owner, PLACE_HEAP_OTHERS) == 0;
+        place_emit_line(e, PART_HEAPS,
+                        "%s: %s %s here: %s in %llu block%s now, %s at peak; the "
+                        "blocks handed out inside are not seen",
+                        n->name, h->owner,
+                        others ? "keep heaps of their own" : "keeps a heap of its own",
+                        place_size_str(now, h->bytes), (unsigned long long)h->blocks,
+                        place_plural_s(h->blocks), place_size_str(peak, h->peak));
+    }
+    place_emit_close(e, ']');
+}
+
+/* A tier's bytes in use over time (JSON alone: the text has no room for a timeline),
+ * and the band each point stands for. */
+static void timeline(struct place_emit *e, const struct place_timeline *line, unsigned k)
+{
+    place_emit_open(e, "timeline", '[');
+    for (unsigned p = 0; p < line->n; p++) {
+        place_emit_open(e, NULL, '[');
+        place_emit_milli(e, NULL, line->ms[p]);
+        place_emit_int(e, NULL, line->bytes[p][k]);
+        place_emit_close(e, ']');
+    }
+    place_emit_close(e, ']');
+    place_emit_open(e, "band", '[');
+    for (unsigned p = 0; p < line->n; p++) {
+        place_emit_open(e, NULL, '[');
+        place_emit_int(e, NULL, line->lo[p][k]);
+        place_emit_int(e, NULL, line->hi[p][k]);
+        place_emit_close(e, ']');
+    }
+    place_emit_close(e, ']');
+}
+
+void place_walk_nodes(struct place_emit *e, const struct place_gathered *g)
+{
+    place_emit_line(e, PART_USE, "%-12s %-8s %10s %10s %10s %12s %12s", "tier", "kind", "limit",
+                    "in use", "peak", "allocations", "frees");
+    bool headed = false;
+    place_emit_open(e, "nodes", '[');
+    for (unsigned k = 0; k < g->ntiers; k++) {
+        const struct place_node_row *n = &g->nodes[k];
+        place_emit_open(e, NULL, '{');
+        use(e, n);
+        pressure(e, n, &headed);
+        machine(e, n);
+        verified(e, n);
+        heaps(e, n);
+        timeline(e, g->timeline, k);
+        place_emit_close(e, '}');
+    }
+    place_emit_close(e, ']');
+    char every[PLACE_SIZE_STR], batch[PLACE_SIZE_STR];
+    if (g->sample)
+        place_emit_line(e, PART_COUNTED,
+                        "dram counts what glibc served: its allocations and frees "
+                        "exactly, its bytes in use and peak estimated from allocations "
+                        "sampled every %s asked (sample = all: exact)",
+                        place_size_str(every, (int64_t)g->sample));
+    else
+        place_emit_line(e, PART_COUNTED,
+                        "dram counts what glibc served; its peak is exact to within "
+                        "%s per thread",
+                        place_size_str(batch, PLACE_STATS_BATCH));
+}

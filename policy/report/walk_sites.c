@@ -1,0 +1,152 @@
+/* The walk's call sites: the top sites with the tiers their bytes went to, and the
+ * profile's sampled sites with their frames. */
+#include "../base/fmt.h"
+#include "walk_parts.h"
+
+/* A code address as the report names it: its site (NULL: none) and its symbol ("":
+ * none, written null); for the text, into b (NULL: not shown), "symbol (site)" or the
+ * site. */
+static void where(struct place_emit *e, struct place_buf *b, const char *site, const char *symbol)
+{
+    place_emit_str(e, "site", site);
+    place_emit_str(e, "symbol", *symbol ? symbol : NULL);
+    if (b && *symbol)
+        place_bprintf(b, "%s (%s)", symbol, site);
+    else if (b)
+        place_bprintf(b, "%s", site);
+}
+
+/* The text's "name size, name size" of the tiers a site's bytes went to. */
+enum { SPLIT_MAX = PLACE_MAX_TIERS * (PLACE_NAME_MAX + PLACE_SIZE_STR + 4) };
+static void split(struct place_buf *t, const char *name, uint64_t bytes)
+{
+    char size[PLACE_SIZE_STR];
+    if (bytes)
+        place_bprintf(t, "%s%s %s", t->len ? ", " : "", name, place_size_str(size, (int64_t)bytes));
+}
+
+static void site(struct place_emit *e, const struct place_gathered *g,
+                 const struct place_site_row *s)
+{
+    const struct place_where *w = &s->where;
+    char at[800], tiers[SPLIT_MAX] = "", bytes[PLACE_SIZE_STR], fell[40] = "";
+    struct place_buf b = PLACE_BUF(at), t = PLACE_BUF(tiers), f = PLACE_BUF(fell);
+    place_emit_open(e, NULL, '{');
+    where(e, &b, s->ra ? w->site : NULL, w->symbol);
+    place_emit_str(e, "module", *w->path ? w->path : NULL);
+    place_emit_uint_or_null(e, "offset", *w->path, w->offset);
+    place_emit_str(e, "rule", s->rule);
+    place_emit_uint(e, "allocations", s->allocs);
+    place_emit_uint(e, "bytes", s->bytes);
+    place_emit_uint(e, "fallbacks", s->fallbacks);
+    place_emit_open(e, "tiers", '{');
+    for (unsigned i = 0; i < g->ntiers; i++) {
+        if (s->tier_allocs[i]) {
+            place_emit_open(e, g->nodes[i].name, '{');
+            place_emit_uint(e, "allocations", s->tier_allocs[i]);
+            place_emit_uint(e, "bytes", s->tier_bytes[i]);
+            place_emit_close(e, '}');
+        }
+        split(&t, g->nodes[i].name, s->tier_bytes[i]);
+    }
+    place_emit_close(e, '}');
+    place_emit_close(e, '}');
+    place_size_str(bytes, (int64_t)s->bytes);
+    if (!s->ra) { /* every site that found the table full: no rule or tier told apart */
+        place_emit_line(e, PART_NOW, "  %10s %9llu x  (other sites: the site table was full)",
+                        bytes, (unsigned long long)s->allocs);
+        return;
+    }
+    if (s->fallbacks)
+        place_bprintf(&f, "; %llu fell back", (unsigned long long)s->fallbacks);
+    place_emit_line(e, PART_NOW, "  %10s %9llu x  %s  %s -> %s%s", bytes,
+                    (unsigned long long)s->allocs, at, s->rule ? s->rule : "no rule", tiers, fell);
+}
+
+void place_walk_sites(struct place_emit *e, const struct place_gathered *g)
+{
+    if (g->nsites)
+        place_emit_line(e, PART_NOW, "top %u site%s by bytes asked, of %u:", g->nsites,
+                        place_plural_s(g->nsites), g->total_sites);
+    place_emit_open(e, "sites", '{');
+    place_emit_uint(e, "total", g->total_sites);
+    place_emit_open(e, "top", '[');
+    for (unsigned k = 0; k < g->nsites; k++)
+        site(e, g, &g->sites[k]);
+    place_emit_close(e, ']');
+    place_emit_close(e, '}');
+}
+
+static void profiled(struct place_emit *e, const struct place_gathered *g,
+                     const struct place_profile_site *p)
+{
+    const struct place_profile_row *r = &p->r;
+    char at[600], tiers[SPLIT_MAX] = "";
+    struct place_buf b = PLACE_BUF(at), t = PLACE_BUF(tiers);
+    place_emit_open(e, NULL, '{');
+    place_emit_open(e, "frames", '[');
+    for (unsigned f = 0; f < r->n; f++) {
+        place_emit_open(e, NULL, '{');
+        where(e, f ? NULL : &b, p->frames[f].site, p->frames[f].symbol); /* the text: the first */
+        place_emit_close(e, '}');
+    }
+    place_emit_close(e, ']');
+    if (!r->n)
+        place_bprintf(&b, "(other sites: the profile's table was full)");
+    place_emit_uint(e, "samples", r->samples);
+    place_emit_uint(e, "calls", r->calls);
+    place_emit_uint(e, "bytes", r->bytes);
+    place_emit_uint(e, "live", r->live);
+    place_emit_uint(e, "peak", r->peak);
+    place_emit_uint(e, "mean_size", r->mean);
+    bool spread =
+        r->tier_bytes[0] < r->bytes; /* the text: where its blocks went, when not dram alone */
+    place_emit_open(e, "tiers", '{');
+    for (unsigned i = 0; i < g->ntiers; i++) {
+        if (r->tier_bytes[i])
+            place_emit_uint(e, g->nodes[i].name, r->tier_bytes[i]);
+        if (spread)
+            split(&t, g->nodes[i].name, r->tier_bytes[i]);
+    }
+    place_emit_close(e, '}');
+    place_emit_close(e, '}');
+    char bytes[PLACE_SIZE_STR], live[PLACE_SIZE_STR], peak[PLACE_SIZE_STR], mean[PLACE_SIZE_STR];
+    place_emit_line(e, PART_NOW, "  %10s %10llu %10s %10s %10s  %s%s%s",
+                    place_size_str(bytes, (int64_t)r->bytes), (unsigned long long)r->calls,
+                    place_size_str(live, (int64_t)r->live), place_size_str(peak, (int64_t)r->peak),
+                    place_size_str(mean, (int64_t)r->mean), at, t.len ? " -> " : "", tiers);
+}
+
+void place_walk_profile(struct place_emit *e, const struct place_gathered *g)
+{
+    char every[PLACE_SIZE_STR];
+    if (g->nprofile && g->sample)
+        place_emit_line(e, PART_NOW,
+                        "allocation sites, sampled every %s asked on average (estimates; "
+                        "sample = all counts every one), top %u of %u:",
+                        place_size_str(every, (int64_t)g->sample), g->nprofile, g->total_profile);
+    else if (g->nprofile)
+        place_emit_line(e, PART_NOW,
+                        "allocation sites, every allocation (sample = all), top %u of %u:",
+                        g->nprofile, g->total_profile);
+    if (g->nprofile)
+        place_emit_line(e, PART_NOW, "  %10s %10s %10s %10s %10s  %s", "bytes", "calls", "live",
+                        "peak", "mean", "site (first frame past the allocation wrappers)");
+    place_emit_open(e, "profile", '{');
+    if (g->sample)
+        place_emit_uint(e, "sample", g->sample);
+    else
+        place_emit_str(e, "sample", "all");
+    place_emit_uint(e, "lost", g->lost);
+    place_emit_uint(e, "total", g->total_profile);
+    place_emit_open(e, "top", '[');
+    for (unsigned k = 0; k < g->nprofile; k++)
+        profiled(e, g, &g->profile[k]);
+    place_emit_close(e, ']');
+    place_emit_close(e, '}');
+    if (g->nprofile && g->lost)
+        place_emit_line(e, PART_NOW,
+                        "%llu samples could not be kept (no memory for the table): their "
+                        "frees are not seen, so live bytes are overstated",
+                        (unsigned long long)g->lost);
+}

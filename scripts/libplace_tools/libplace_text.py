@@ -1,0 +1,230 @@
+"""A process's JSON report as libplace's own text report of it (report_format = text),
+line for line: what `place-report render --libplace` prints, and the sentences the
+render's tables share with it. The library's walk (policy/report/walk*.c) is the
+reference; tests/bats/report_layout.bats holds the two equal, byte for byte."""
+
+from .report import OTHER_LIBRARIES
+from .units import size_str
+
+PREFIX = "libplace: "
+LINE_MAX = 1022  # bytes, the prefix in: place_line (policy/base/out.c) cuts a line there
+FOLD_BUFFER = 64 << 20  # PLACE_FOLD_BUFFER (policy/engine/fold.h)
+STATS_BATCH = 1 << 20  # PLACE_STATS_BATCH (policy/stats/counters.h)
+
+
+def s_unless_one(n):
+    return "" if n == 1 else "s"
+
+
+def process_lines(doc):
+    forked_from, ended_by = doc.get("forked_from"), doc.get("ended_by")
+    origin = f", forked from pid {forked_from}" if forked_from is not None else ""
+    signal = ended_by or doc.get("signal")
+    asked = ""
+    if signal is not None:
+        asked = f", {'ended by' if ended_by else 'asked for by'} SIG{signal}"
+    threads = doc["threads"]
+    return ["report of pid %d (%s)%s%s, %.3f s, allocations from %d thread%s (%d %s)"
+            % (doc["pid"], doc["program"], origin, asked, doc["seconds"], threads["allocating"],
+               s_unless_one(threads["allocating"]), threads["at_exit"],
+               "running" if signal is not None else "at exit")]
+
+
+def policy_lines(policy):
+    if not policy["rules"]:
+        return ["no rules: every allocation stays with its own allocator (glibc, the CUDA "
+                "driver, the SHMEM library)"]
+    file = policy["file"] or ""
+    inline = ""
+    if policy["inline_rules"]:
+        inline = " after LIBPLACE_RULES" if file else "LIBPLACE_RULES"
+    lines = ["policy %s%s, %d rule%s, text hash %s"
+             % (file, inline, policy["rules"], s_unless_one(policy["rules"]), policy["hash"])]
+    if policy["dry_run"]:
+        lines.append("DRY RUN: every tier the policy declares is planned for as if this machine "
+                     "had it; the memory itself came from dram, and a planned tier's figures are "
+                     "the bytes asked of it")
+    if policy.get("fold_min"):
+        lines.append("FOLDED: planned blocks of %s or more share one %s buffer, so they take "
+                     "almost no memory; what the program wrote in them is garbage"
+                     % (size_str(policy["fold_min"]), size_str(FOLD_BUFFER)))
+    return lines
+
+
+PRESSURE = ("refused", "fallbacks_in", "waits", "overflows", "failures", "reclaimed_bytes",
+            "skipped")
+
+
+def use_row(n):
+    return "%-12s %-8s %10s %10s %10s %12d %12d" % (
+        n["name"], n["kind"], size_str(n["limit"]) if n["limit"] else "none",
+        size_str(n["in_use"]), size_str(n["peak"]), n["allocations"], n["frees"])
+
+
+def pressure_row(n):
+    return "%-12s %8d %8d %8d %7d %8s %10s %8d %10s %8d" % (
+        n["name"], n["refused"], n["fallbacks_out"], n["fallbacks_in"], n["waits"],
+        "%.3fs" % n["wait_seconds"], size_str(n["overflow_peak"]), n["failures"],
+        size_str(n["reclaimed_bytes"]), n["skipped"])
+
+
+def machine_line(n):
+    if not n["available"] and not n.get("planned"):
+        return "%s: unavailable: %s; %d request%s skipped it" % (
+            n["name"], n["unavailable"], n["skipped"], s_unless_one(n["skipped"]))
+    if not n["available"]:
+        return f"{n['name']}: planned (this machine: {n['unavailable']})"
+    if n["machine"] is not None:
+        return (f"{n['name']}: {size_str(n['machine']['total'])} on this machine, "
+                f"{size_str(n['machine']['free'])} free")
+    return None
+
+
+def heap_line(name, h):
+    """A library's own heap in a tier: also the render's words for it."""
+    others = h["owner"] == OTHER_LIBRARIES
+    keeps = "keep heaps of their own" if others else "keeps a heap of its own"
+    return ("%s: %s %s here: %s in %d block%s now, %s at peak; the blocks handed out inside are "
+            "not seen" % (name, h["owner"], keeps, size_str(h["in_use"]), h["blocks"],
+                          s_unless_one(h["blocks"]), size_str(h["peak"])))
+
+
+def verified_line(name, v):
+    if not v["resident"]:
+        return f"{name}: no resident pages at exit to check (move_pages)"
+    untouched = v.get("untouched", 0)
+    written = v["looked"] - untouched
+    permille = v["placed"] * 1000 // written if written else 1000
+    untouched = ("; %d of the %d looked at never written (the kernel's zero page, on no node), "
+                 "not counted" % (untouched, v["looked"]) if untouched else "")
+    every = v["exhaustive"]
+    return "%s: %d.%d%% of %s%d resident page%s on its nodes (move_pages)%s%s" % (
+        name, permille // 10, permille % 10, "all " if every else "",
+        v["looked"] if every else v["resident"], s_unless_one(v["resident"]),
+        "" if every or v["looked"] == v["resident"] else ", from a sample", untouched)
+
+
+def node_lines(doc):
+    nodes = doc["nodes"]
+    lines = ["%-12s %-8s %10s %10s %10s %12s %12s"
+             % ("tier", "kind", "limit", "in use", "peak", "allocations", "frees")]
+    lines += [use_row(n) for n in nodes]
+    lines += ["%s: %s more in threads' caches (free blocks, counted against its limit)"
+              % (n["name"], size_str(n["cached"])) for n in nodes if n.get("cached")]
+    pressed = [n for n in nodes if any(n[key] for key in PRESSURE)]
+    if pressed:
+        lines.append("%-12s %8s %8s %8s %7s %8s %10s %8s %10s %8s"
+                     % ("tier", "refused", "fb out", "fb in", "waits", "waited", "overflow",
+                        "failures", "reclaimed", "skipped"))
+        lines += [pressure_row(n) for n in pressed]
+    lines += [line for line in map(machine_line, nodes) if line]
+    lines += [heap_line(n["name"], h) for n in nodes for h in n.get("library_heaps", [])]
+    lines += [verified_line(n["name"], n["verified"]) for n in nodes if n.get("verified")]
+    sample = profile_of(doc)["sample"]
+    if sample == "all":
+        lines.append("dram counts what glibc served; its peak is exact to within %s per thread"
+                     % size_str(STATS_BATCH))
+    else:
+        lines.append("dram counts what glibc served: its allocations and frees exactly, its bytes "
+                     "in use and peak estimated from allocations sampled every %s asked (sample = "
+                     "all: exact)" % size_str(sample))
+    return lines
+
+
+def symmetric_lines(heap):
+    """A process's symmetric heap: also the render's words for it."""
+    lines = ["symmetric heap: %d call%s, peak %s (SHMEM_SYMMETRIC_SIZE=%dM would hold it), in use "
+             "%s, decisions %s" % (heap["calls"], s_unless_one(heap["calls"]),
+                                   size_str(heap["peak"]), heap["suggested_size"] >> 20,
+                                   size_str(heap["in_use"]), heap["digest"])]
+    lines += ["symmetric heap: pages bound to %s: %d block%s in all, %d now (%s)"
+              % (b["tier"], b["binds"], s_unless_one(b["binds"]), b["blocks"], size_str(b["bytes"]))
+              for b in heap["bound"]]
+    if heap["refused"] or heap["unbindable"]:
+        lines.append("symmetric heap: %d call%s refused by the symmetric tier's limit; %d "
+                     "binding%s refused by the kernel (mbind)"
+                     % (heap["refused"], s_unless_one(heap["refused"]), heap["unbindable"],
+                        s_unless_one(heap["unbindable"])))
+    return lines
+
+
+def rule_lines(rules):
+    if not rules:
+        return []
+    lines = ["%-20s %12s %14s  %s" % ("rule", "hits", "bytes asked", "chain")]
+    for r in rules:
+        chain = ", ".join(r["chain"])
+        if r["on_full"] != "fallback":
+            chain += f" (on_full = {r['on_full']})"
+        lines.append("%-20s %12d %14s  %s" % (r["name"], r["hits"], size_str(r["bytes"]), chain))
+    return lines
+
+
+def where(frame):
+    """A code address as the report names it: "symbol (site)", or the site."""
+    return f"{frame['symbol']} ({frame['site']})" if frame["symbol"] else frame["site"]
+
+
+def split(bytes_by_tier):
+    """The tiers that got bytes, in the nodes' order: "name size, name size"."""
+    return ", ".join(f"{name} {size_str(n)}" for name, n in bytes_by_tier.items() if n)
+
+
+def site_lines(sites):
+    top = sites["top"]
+    if not top:
+        return []
+    lines = ["top %d site%s by bytes asked, of %d:"
+             % (len(top), s_unless_one(len(top)), sites["total"])]
+    for s in top:
+        head = "  %10s %9d x  " % (size_str(s["bytes"]), s["allocations"])
+        if s["site"] is None:  # every site that found the table full
+            lines.append(head + "(other sites: the site table was full)")
+            continue
+        fell = f"; {s['fallbacks']} fell back" if s["fallbacks"] else ""
+        tiers = split({name: t["bytes"] for name, t in s["tiers"].items()})
+        lines.append(f"{head}{where(s)}  {s['rule'] or 'no rule'} -> {tiers}{fell}")
+    return lines
+
+
+def profile_lines(profile, first_node):
+    top = profile["top"]
+    if not top:
+        return []
+    if profile["sample"] == "all":
+        title = "allocation sites, every allocation (sample = all)"
+    else:
+        title = ("allocation sites, sampled every %s asked on average (estimates; sample = all "
+                 "counts every one)" % size_str(profile["sample"]))
+    lines = [f"{title}, top {len(top)} of {profile['total']}:",
+             "  %10s %10s %10s %10s %10s  %s"
+             % ("bytes", "calls", "live", "peak", "mean",
+                "site (first frame past the allocation wrappers)")]
+    for s in top:
+        frames = s["frames"]
+        at = where(frames[0]) if frames else "(other sites: the profile's table was full)"
+        tiers = split(s["tiers"]) if s["tiers"].get(first_node, 0) < s["bytes"] else ""
+        lines.append("  %10s %10d %10s %10s %10s  %s%s%s" % (
+            size_str(s["bytes"]), s["calls"], size_str(s["live"]), size_str(s["peak"]),
+            size_str(s["mean_size"]), at, " -> " if tiers else "", tiers))
+    if profile["lost"]:
+        lines.append("%d samples could not be kept (no memory for the table): their frees are "
+                     "not seen, so live bytes are overstated" % profile["lost"])
+    return lines
+
+
+def profile_of(doc):
+    """A report from before the profile had none: dram's figures were then exact."""
+    return doc.get("profile", {"sample": "all", "lost": 0, "total": 0, "top": []})
+
+
+def libplace_text(doc):
+    """The text report libplace writes for the run that wrote doc (a process's report, not
+    a merged one)."""
+    lines = process_lines(doc) + policy_lines(doc["policy"]) + node_lines(doc)
+    if "symmetric" in doc:
+        lines += symmetric_lines(doc["symmetric"])
+    lines += rule_lines(doc["rules"]) + site_lines(doc["sites"])
+    lines += profile_lines(profile_of(doc), doc["nodes"][0]["name"] if doc["nodes"] else None)
+    return "".join((PREFIX + line).encode()[:LINE_MAX].decode(errors="ignore") + "\n"
+                   for line in lines)
