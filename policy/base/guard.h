@@ -12,6 +12,8 @@
 
 #include <stdint.h>
 
+#include "assert.h"
+
 struct place_slot;
 struct place_tcache;
 
@@ -59,6 +61,9 @@ static inline uint8_t place_guard_enter(void)
  * lea does not set), fired at random in the UBSan build. */
 static inline void place_guard_leave(uint8_t was)
 {
+    /* only the guard's own enter raises it; a thread active is one with a slot */
+    PLACE_ASSERT(place_self.state == PLACE_THREAD_BUSY);
+    PLACE_ASSERT(was <= PLACE_THREAD_SHARED && (was != PLACE_THREAD_ACTIVE || place_self.slot));
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     place_self.state = was;
 }

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "../base/assert.h"
 #include "timeline.h"
 
 struct place_node_stats place_nodes[PLACE_MAX_TIERS];
@@ -93,5 +94,8 @@ void place_stats_release(struct place_node_stats *s, int64_t bytes)
     /* seq_cst: a waiter that read the counter before this must see the wake-up after it
      * (policy/engine/chain.c) */
     int64_t now = atomic_fetch_sub_explicit(&s->bytes, bytes, memory_order_seq_cst) - bytes;
+    /* a placed node gives back only what it took (dram's, node 0, is an estimate that
+     * counts frees of blocks allocated before libplace started) */
+    PLACE_ASSERT(now >= 0 || s == &place_nodes[0]);
     moved(s, now, -bytes);
 }

@@ -4,6 +4,8 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "../base/assert.h"
+
 #include "sites.h"
 #include "timeline.h"
 
@@ -64,6 +66,7 @@ static struct place_counts slot_counts(const struct place_slot *s)
 /* By the slot's thread as it exits: everything it counted to the shared counters. */
 static void release_locked(struct place_slot *s, struct place_thread *t)
 {
+    PLACE_ASSERT(s->live && s->thread == t); /* a slot is its own thread's */
     struct place_counts c = slot_counts(s);
     place_stats_add(&place_nodes[0], &c);
     t->allocs = t->frees = 0;
@@ -79,6 +82,7 @@ static void thread_exit(void *arg)
 {
     struct place_thread *t = &place_self;
     place_guard_enter(); /* a signal handler's allocation meanwhile counts elsewhere */
+    PLACE_ASSERT(arg == t->slot);
     pthread_mutex_lock(&registry_lock);
     release_locked(arg, t);
     pthread_mutex_unlock(&registry_lock);

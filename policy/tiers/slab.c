@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include "../base/assert.h"
 #include "../base/pages.h"
 
 enum { SLAB = 1 << PLACE_SLAB_SHIFT };
@@ -57,6 +58,14 @@ static char *base_of(const struct place_slabs *s, const struct place_slab *sl)
     return s->lo + ((size_t)(sl - s->meta) << PLACE_SLAB_SHIFT);
 }
 
+/* Block p is one of sl's, at a block's start, among those handed out at least once. */
+static bool of_slab(const struct place_slabs *s, const struct place_slab *sl, const void *p)
+{
+    size_t at = (size_t)((const char *)p - base_of(s, sl)), size = place_class_size[sl->cls];
+    return (const char *)p >= s->lo && (const char *)p < s->carve && meta_of(s, p) == sl &&
+           at % size == 0 && at / size < sl->bump;
+}
+
 static void link_partial(struct place_slabs *s, struct place_slab *sl)
 {
     struct place_slab **head = &s->partial[sl->cls];
@@ -100,13 +109,16 @@ unsigned place_slabs_take(struct place_slabs *s, unsigned c, void **out, unsigne
 {
     size_t size = place_class_size[c];
     unsigned got = 0;
+    PLACE_ASSERT(c < PLACE_CLASSES);
     pthread_mutex_lock(&s->lock);
     while (got < n) {
         struct place_slab *sl = s->partial[c];
         if (!sl && !(sl = new_slab(s, c)))
             break;
+        PLACE_ASSERT(sl->listed && sl->cls == c);
         unsigned from = got;
         for (; got < n && sl->free; got++) {
+            PLACE_ASSERT(of_slab(s, sl, sl->free));
             out[got] = sl->free;
             sl->free = *(void **)sl->free;
         }
@@ -114,6 +126,8 @@ unsigned place_slabs_take(struct place_slabs *s, unsigned c, void **out, unsigne
         for (; got < n && sl->bump < sl->cap; got++)
             out[got] = base + sl->bump++ * size;
         sl->out += got - from;
+        /* a listed slab has a block to hand out; no more out than it holds */
+        PLACE_ASSERT(got > from && sl->out <= sl->cap);
         if (!sl->free && sl->bump == sl->cap)
             unlink_partial(s, sl);
     }
@@ -126,6 +140,8 @@ void place_slabs_give(struct place_slabs *s, void *const *blocks, unsigned n)
     pthread_mutex_lock(&s->lock);
     for (unsigned k = 0; k < n; k++) {
         struct place_slab *sl = meta_of(s, blocks[k]);
+        /* one of its slab's blocks, and one that is out */
+        PLACE_ASSERT(of_slab(s, sl, blocks[k]) && sl->out > 0 && sl->out <= sl->cap);
         *(void **)blocks[k] = sl->free;
         sl->free = blocks[k];
         if (!sl->listed)
