@@ -37,6 +37,7 @@ struct place_thread {
     uint64_t sample_seed; /* its random draws of those intervals */
     uint8_t state;
     uint8_t before_fork; /* the state the prefork handler's guard saved */
+    uint32_t ranks;      /* the ranks of the locks it holds, in builds with asserts (base/rank.h) */
 };
 
 extern __thread struct place_thread place_self __attribute__((tls_model("initial-exec")));

@@ -4,6 +4,7 @@
 
 #include "../base/glibc.h"
 #include "../base/guard.h"
+#include "../base/rank.h"
 #include "../stats/timeline.h"
 #include "fold.h"
 
@@ -65,9 +66,9 @@ void *place_dry_alloc(struct place_tier *t, const struct place_request *r)
     *e = (struct dry){.p = p, .tier = t->index, .folded = folded, .bytes = r->size};
     unsigned s = stripe(p);
     mapping = true;
-    pthread_mutex_lock(&stripes[s].lock);
+    place_lock(&stripes[s].lock, PLACE_RANK_DRY);
     HASH_ADD_PTR(stripes[s].map, p, e);
-    pthread_mutex_unlock(&stripes[s].lock);
+    place_unlock(&stripes[s].lock, PLACE_RANK_DRY);
     mapping = false;
     place_timeline_tick();
     return p;
@@ -88,11 +89,11 @@ static int lookup(const void *p, bool take, bool *folded)
     struct dry *e;
     uint8_t was = place_guard_enter();
     mapping = true;
-    pthread_mutex_lock(&stripes[s].lock);
+    place_lock(&stripes[s].lock, PLACE_RANK_DRY);
     HASH_FIND_PTR(stripes[s].map, &p, e);
     if (e && take)
         HASH_DEL(stripes[s].map, e);
-    pthread_mutex_unlock(&stripes[s].lock);
+    place_unlock(&stripes[s].lock, PLACE_RANK_DRY);
     mapping = false;
     place_guard_leave(was);
     if (!e)

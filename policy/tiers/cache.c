@@ -6,6 +6,7 @@
 #include "../stats/timeline.h"
 #include "../base/assert.h"
 #include "../base/pages.h"
+#include "../base/rank.h"
 
 /* Every cache ever made; a thread's goes back to the list for the next thread when it
  * exits, emptied. The lock is taken when a thread makes or leaves one, and across fork. */
@@ -65,10 +66,10 @@ static void thread_exit(void *arg)
     struct place_tcache *c = arg;
     uint8_t was = place_guard_enter();
     flush_all(c);
-    pthread_mutex_lock(&registry);
+    place_lock(&registry, PLACE_RANK_ARENAS);
     PLACE_ASSERT(c->owner == &place_self);
     c->owner = NULL;
-    pthread_mutex_unlock(&registry);
+    place_unlock(&registry, PLACE_RANK_ARENAS);
     place_self.cache = &exited;
     place_guard_leave(was);
 }
@@ -93,7 +94,7 @@ static struct place_tcache *own_cache(void)
     if (c)
         return c;
     pthread_once(&key_once, make_key);
-    pthread_mutex_lock(&registry);
+    place_lock(&registry, PLACE_RANK_ARENAS);
     for (c = caches; c && c->owner; c = c->next)
         ;
     if (!c && (c = fresh(sizeof *c))) {
@@ -102,7 +103,7 @@ static struct place_tcache *own_cache(void)
     }
     if (c)
         c->owner = &place_self;
-    pthread_mutex_unlock(&registry);
+    place_unlock(&registry, PLACE_RANK_ARENAS);
     if (!c)
         return &exited;
     place_self.cache = c;

@@ -5,6 +5,7 @@
 
 #include "../base/assert.h"
 #include "../base/pages.h"
+#include "../base/rank.h"
 
 enum { NONE = UINT32_MAX, RUN_USED = 0, RUN_CLEAN, RUN_DIRTY, ZERO_BY_KERNEL = 256 << 10 };
 
@@ -156,7 +157,7 @@ void *place_extents_take(struct place_extents *e, size_t bytes, size_t align, bo
     uint32_t n = (uint32_t)(bytes / e->unit), j;
     bool clean;
     PLACE_ASSERT(n > 0 && bytes % e->unit == 0);
-    pthread_mutex_lock(&e->lock);
+    place_lock(&e->lock, PLACE_RANK_ARENAS);
     uint32_t i = find(e, n, align, &j);
     if (i != NONE) { /* the pages before the aligned start and after the block stay free */
         uint32_t len = e->run[i].pages;
@@ -174,7 +175,7 @@ void *place_extents_take(struct place_extents *e, size_t bytes, size_t align, bo
             from -= e->run[from - 1].pages;
         j = aligned_from(e, from, align);
         if ((uint64_t)j + n > e->npages) {
-            pthread_mutex_unlock(&e->lock);
+            place_unlock(&e->lock, PLACE_RANK_ARENAS);
             return NULL;
         }
         uint8_t state = RUN_CLEAN; /* never handed out: the kernel's zero pages */
@@ -191,7 +192,7 @@ void *place_extents_take(struct place_extents *e, size_t bytes, size_t align, bo
             release(e, from, j - from, state);
         clean = state == RUN_CLEAN;
     }
-    pthread_mutex_unlock(&e->lock);
+    place_unlock(&e->lock, PLACE_RANK_ARENAS);
     void *p = page(e, j);
     PLACE_ASSERT(align <= e->unit || (uintptr_t)p % align == 0);
     if (zero && !clean) {
@@ -206,7 +207,7 @@ void *place_extents_take(struct place_extents *e, size_t bytes, size_t align, bo
 size_t place_extents_give(struct place_extents *e, void *p)
 {
     uint32_t i = (uint32_t)(((char *)p - e->lo) / e->unit), n = e->run[i].pages;
-    pthread_mutex_lock(&e->lock);
+    place_lock(&e->lock, PLACE_RANK_ARENAS);
     PLACE_ASSERT(used_run(e, p));
     if (4 * (size_t)n > e->keep)
         e->keep = 4 * (size_t)n < PLACE_KEEP_MAX / e->unit ? 4 * (size_t)n : PLACE_KEEP_MAX / e->unit;
@@ -217,12 +218,12 @@ size_t place_extents_give(struct place_extents *e, void *p)
         uint32_t len = e->run[i].pages;
         unlist(e, i);
         tag(e, i, len, RUN_USED);
-        pthread_mutex_unlock(&e->lock);
+        place_unlock(&e->lock, PLACE_RANK_ARENAS);
         bool given = madvise(page(e, i), (size_t)len * e->unit, MADV_DONTNEED) == 0;
-        pthread_mutex_lock(&e->lock);
+        place_lock(&e->lock, PLACE_RANK_ARENAS);
         release(e, i, len, given ? RUN_CLEAN : RUN_DIRTY);
     }
-    pthread_mutex_unlock(&e->lock);
+    place_unlock(&e->lock, PLACE_RANK_ARENAS);
     return (size_t)n * e->unit;
 }
 
@@ -230,7 +231,7 @@ bool place_extents_grow(struct place_extents *e, void *p, size_t bytes)
 {
     uint32_t i = (uint32_t)(((char *)p - e->lo) / e->unit), want = (uint32_t)(bytes / e->unit);
     bool grown = false;
-    pthread_mutex_lock(&e->lock);
+    place_lock(&e->lock, PLACE_RANK_ARENAS);
     PLACE_ASSERT(used_run(e, p) && want > e->run[i].pages);
     uint32_t n = e->run[i].pages, j = i + n;
     /* what follows the block: a free run (two never touch), then maybe the top */
@@ -249,7 +250,7 @@ bool place_extents_grow(struct place_extents *e, void *p, size_t bytes)
         tag(e, i, want, RUN_USED);
         grown = true;
     }
-    pthread_mutex_unlock(&e->lock);
+    place_unlock(&e->lock, PLACE_RANK_ARENAS);
     return grown;
 }
 
@@ -265,7 +266,7 @@ size_t place_extents_trim(struct place_extents *e)
     size_t given = 0;
     if (e->keep_pages)
         return 0;
-    pthread_mutex_lock(&e->lock);
+    place_lock(&e->lock, PLACE_RANK_ARENAS);
     for (unsigned k = 0; k < PLACE_RUN_BINS; k++)
         for (uint32_t i = e->bins[k]; i != NONE; i = e->run[i].next) {
             struct place_page_run *r = &e->run[i];
@@ -276,7 +277,7 @@ size_t place_extents_trim(struct place_extents *e)
             tag(e, i, r->pages, RUN_CLEAN);
             given += (size_t)r->pages * e->unit;
         }
-    pthread_mutex_unlock(&e->lock);
+    place_unlock(&e->lock, PLACE_RANK_ARENAS);
     return given;
 }
 

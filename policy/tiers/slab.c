@@ -4,6 +4,7 @@
 
 #include "../base/assert.h"
 #include "../base/pages.h"
+#include "../base/rank.h"
 
 enum { SLAB = 1 << PLACE_SLAB_SHIFT };
 
@@ -110,7 +111,7 @@ unsigned place_slabs_take(struct place_slabs *s, unsigned c, void **out, unsigne
     size_t size = place_class_size[c];
     unsigned got = 0;
     PLACE_ASSERT(c < PLACE_CLASSES);
-    pthread_mutex_lock(&s->lock);
+    place_lock(&s->lock, PLACE_RANK_ARENAS);
     while (got < n) {
         struct place_slab *sl = s->partial[c];
         if (!sl && !(sl = new_slab(s, c)))
@@ -131,13 +132,13 @@ unsigned place_slabs_take(struct place_slabs *s, unsigned c, void **out, unsigne
         if (!sl->free && sl->bump == sl->cap)
             unlink_partial(s, sl);
     }
-    pthread_mutex_unlock(&s->lock);
+    place_unlock(&s->lock, PLACE_RANK_ARENAS);
     return got;
 }
 
 void place_slabs_give(struct place_slabs *s, void *const *blocks, unsigned n)
 {
-    pthread_mutex_lock(&s->lock);
+    place_lock(&s->lock, PLACE_RANK_ARENAS);
     for (unsigned k = 0; k < n; k++) {
         struct place_slab *sl = meta_of(s, blocks[k]);
         /* one of its slab's blocks, and one that is out */
@@ -152,7 +153,7 @@ void place_slabs_give(struct place_slabs *s, void *const *blocks, unsigned n)
             s->empty = sl;
         }
     }
-    pthread_mutex_unlock(&s->lock);
+    place_unlock(&s->lock, PLACE_RANK_ARENAS);
 }
 
 size_t place_slabs_trim(struct place_slabs *s)
@@ -160,13 +161,13 @@ size_t place_slabs_trim(struct place_slabs *s)
     size_t given = 0;
     if (s->keep_pages)
         return 0;
-    pthread_mutex_lock(&s->lock);
+    place_lock(&s->lock, PLACE_RANK_ARENAS);
     for (struct place_slab *sl = s->empty; sl; sl = sl->next)
         if (!sl->released && madvise(base_of(s, sl), SLAB, MADV_DONTNEED) == 0) {
             sl->released = true;
             given += SLAB;
         }
-    pthread_mutex_unlock(&s->lock);
+    place_unlock(&s->lock, PLACE_RANK_ARENAS);
     return given;
 }
 

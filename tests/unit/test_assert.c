@@ -1,13 +1,17 @@
-/* PLACE_ASSERT (policy/base/assert.h). In a build with asserts, a failed assertion aborts
- * with libplace's line on stderr. In a release build an assertion is compiled out: its
- * condition is not even evaluated. */
+/* PLACE_ASSERT and the lock ranks (policy/base/assert.h, rank.h). In a build with
+ * asserts, a failed assertion and a lock taken out of rank order abort with libplace's
+ * line on stderr, while locks taken in rank order, or without waiting, pass. In a release
+ * build an assertion is compiled out: its condition is not even evaluated. */
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "../../policy/base/assert.h"
+#include "../../policy/base/rank.h"
 #include "check.h"
 
 static int evaluated;
@@ -15,6 +19,21 @@ static int evaluated;
 static int touch(void)
 {
     return evaluated++;
+}
+
+static pthread_mutex_t low = PTHREAD_MUTEX_INITIALIZER, high = PTHREAD_MUTEX_INITIALIZER;
+
+/* Locks in rank order, and one out of order without waiting: nothing to say. */
+static void in_order(void)
+{
+    place_lock(&low, PLACE_RANK_POOLS);
+    place_lock(&high, PLACE_RANK_THREADS);
+    place_unlock(&high, PLACE_RANK_THREADS);
+    place_unlock(&low, PLACE_RANK_POOLS);
+    place_lock(&high, PLACE_RANK_THREADS);
+    if (place_lock_or_try(&low, PLACE_RANK_POOLS, false))
+        place_unlock(&low, PLACE_RANK_POOLS);
+    place_unlock(&high, PLACE_RANK_THREADS);
 }
 
 #ifdef PLACE_ASSERTS
@@ -47,17 +66,45 @@ static void fails(void)
     int two = 2;
     PLACE_ASSERT(two == 3);
 }
+
+static void out_of_order(void)
+{
+    place_lock(&high, PLACE_RANK_THREADS);
+    place_lock(&low, PLACE_RANK_POOLS);
+}
+
+static pthread_mutex_t other = PTHREAD_MUTEX_INITIALIZER;
+
+/* two locks of one rank, which only fork holds together */
+static void same_rank(void)
+{
+    place_lock(&low, PLACE_RANK_DRY);
+    place_lock(&other, PLACE_RANK_DRY);
+}
 #endif
 
 int main(void)
 {
     PLACE_ASSERT(touch() == 0);
+    in_order();
+    CHECK_EQ(place_self.ranks, 0);
 #ifdef PLACE_ASSERTS
     CHECK_EQ(evaluated, 1);
     char out[1024];
     CHECK(aborts(fails, out, sizeof out));
     CHECK(strstr(out, "libplace: assertion failed: two == 3 at ") == out);
     CHECK(strstr(out, "test_assert.c:") != NULL);
+    char want[128];
+    CHECK(aborts(out_of_order, out, sizeof out));
+    snprintf(want, sizeof want,
+             "libplace: assertion failed: a lock of rank %u taken while holding ranks 0x%x ",
+             PLACE_RANK_POOLS, 1u << PLACE_RANK_THREADS);
+    CHECK(strstr(out, want) == out);
+    CHECK(aborts(same_rank, out, sizeof out));
+    snprintf(want, sizeof want, "a lock of rank %u taken while holding ranks 0x%x ",
+             PLACE_RANK_DRY, 1u << PLACE_RANK_DRY);
+    CHECK(strstr(out, want) != NULL);
+    CHECK(!aborts(in_order, out, sizeof out) && out[0] == '\0');
 #else
     CHECK_EQ(evaluated, 0);
 #endif
