@@ -16,6 +16,7 @@
 #include "../policy/base/lib.h"
 #include "../policy/base/out.h"
 #include "../policy/base/path.h"
+#include "../policy/base/rank.h"
 #include "../policy/engine/dry.h"
 #include "../policy/site/modules.h"
 #include "../policy/engine/outside.h"
@@ -44,35 +45,50 @@ extern char **environ;
  * in reverse): each module's lock before fork, released after it on both sides. The
  * guard is up from before the first to after the last: a signal handler, or a fork
  * handler another library registered before libplace's, may allocate meanwhile, and is
- * then served by glibc instead of waiting for a lock its own thread holds. */
+ * then served by glibc instead of waiting for a lock its own thread holds. One step per
+ * lock rank (base/rank.h), laid out by them: a thread nests locks in the fork's order. */
 static const struct {
     void (*before)(void), (*parent)(void), (*child)(void);
 } fork_table[] = {
     /* first: an unwind under way may take the other locks, never the other way round */
-    {place_sites_prefork, place_sites_postfork_parent, place_sites_postfork_child},
-    {place_modules_prefork, place_modules_postfork, place_modules_postfork},
-    {place_dry_prefork, place_dry_postfork, place_dry_postfork},
-    {place_pools_prefork, place_pools_postfork, place_pools_postfork},
-    {place_owner_prefork, place_owner_postfork, place_owner_postfork},
-    {place_arenas_prefork, place_arenas_postfork_parent, place_arenas_postfork_child},
-    {place_blocks_prefork, place_blocks_postfork, place_blocks_postfork},
-    {place_profile_prefork, place_profile_postfork_parent, place_profile_postfork_child},
-    {place_threads_prefork, place_threads_postfork_parent, place_threads_postfork_child},
-    {place_symmetric_prefork, place_symmetric_postfork, place_symmetric_postfork},
+    [PLACE_RANK_UNWIND] = {place_sites_prefork, place_sites_postfork_parent,
+                           place_sites_postfork_child},
+    [PLACE_RANK_MODULES] = {place_modules_prefork, place_modules_postfork, place_modules_postfork},
+    [PLACE_RANK_DRY] = {place_dry_prefork, place_dry_postfork, place_dry_postfork},
+    [PLACE_RANK_POOLS] = {place_pools_prefork, place_pools_postfork, place_pools_postfork},
+    [PLACE_RANK_OWNER] = {place_owner_prefork, place_owner_postfork, place_owner_postfork},
+    [PLACE_RANK_ARENAS] = {place_arenas_prefork, place_arenas_postfork_parent,
+                           place_arenas_postfork_child},
+    [PLACE_RANK_BLOCKS] = {place_blocks_prefork, place_blocks_postfork, place_blocks_postfork},
+    [PLACE_RANK_PROFILE] = {place_profile_prefork, place_profile_postfork_parent,
+                            place_profile_postfork_child},
+    [PLACE_RANK_THREADS] = {place_threads_prefork, place_threads_postfork_parent,
+                            place_threads_postfork_child},
+    [PLACE_RANK_SYMMETRIC] = {place_symmetric_prefork, place_symmetric_postfork,
+                              place_symmetric_postfork},
 };
 enum { FORK_STEPS = sizeof fork_table / sizeof fork_table[0] };
+_Static_assert(FORK_STEPS == (int)PLACE_RANKS, "one fork step per lock rank");
 
+/* Each step holds its rank, so a fork from a thread that holds a lock (a signal handler's,
+ * which would wait for it forever) fails its check. */
 static void prefork(void)
 {
     place_self.before_fork = place_guard_enter();
-    for (unsigned k = 0; k < FORK_STEPS; k++)
+    for (unsigned k = 0; k < FORK_STEPS; k++) {
+        place_rank_take(k);
         fork_table[k].before();
+    }
 }
 
+/* A step's rank is dropped before its handler runs: the child's gives back the blocks
+ * that other threads cached, taking locks of that rank anew. */
 static void postfork_parent(void)
 {
-    for (unsigned k = FORK_STEPS; k-- > 0;)
+    for (unsigned k = FORK_STEPS; k-- > 0;) {
+        place_rank_drop(k);
         fork_table[k].parent();
+    }
     place_guard_leave(place_self.before_fork);
 }
 
@@ -80,8 +96,10 @@ static void postfork_parent(void)
  * the policy says so. */
 static void postfork_child(void)
 {
-    for (unsigned k = FORK_STEPS; k-- > 0;)
+    for (unsigned k = FORK_STEPS; k-- > 0;) {
+        place_rank_drop(k);
         fork_table[k].child();
+    }
     place_report_postfork_child();
     place_run_mark_start(getppid());
     place_tiers_restart();

@@ -12,6 +12,8 @@
 
 #include <stdint.h>
 
+#include "assert.h"
+
 struct place_slot;
 struct place_tcache;
 
@@ -35,6 +37,7 @@ struct place_thread {
     uint64_t sample_seed; /* its random draws of those intervals */
     uint8_t state;
     uint8_t before_fork; /* the state the prefork handler's guard saved */
+    uint32_t ranks;      /* the ranks of the locks it holds, in builds with asserts (base/rank.h) */
 };
 
 extern __thread struct place_thread place_self __attribute__((tls_model("initial-exec")));
@@ -59,6 +62,9 @@ static inline uint8_t place_guard_enter(void)
  * lea does not set), fired at random in the UBSan build. */
 static inline void place_guard_leave(uint8_t was)
 {
+    /* only the guard's own enter raises it; a thread active is one with a slot */
+    PLACE_ASSERT(place_self.state == PLACE_THREAD_BUSY);
+    PLACE_ASSERT(was <= PLACE_THREAD_SHARED && (was != PLACE_THREAD_ACTIVE || place_self.slot));
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     place_self.state = was;
 }

@@ -3,6 +3,7 @@
 #include <pthread.h>
 
 #include "../base/glibc.h"
+#include "../base/rank.h"
 #define uthash_malloc(sz) place_libc_malloc(sz)
 #define uthash_free(ptr, sz) place_libc_free(ptr)
 #include <uthash.h>
@@ -20,7 +21,7 @@ void place_blocks_put(enum place_block_map m, const struct place_block *b)
     struct entry *e = place_libc_malloc(sizeof *e);
     if (e) {
         e->b = *b;
-        pthread_mutex_lock(&lock);
+        place_lock(&lock, PLACE_RANK_BLOCKS);
         struct entry *old;
         HASH_FIND(hh, maps[m], &b->key, sizeof b->key, old);
         if (old) { /* an address reused whose free libplace did not see */
@@ -28,7 +29,7 @@ void place_blocks_put(enum place_block_map m, const struct place_block *b)
             place_libc_free(old);
         }
         HASH_ADD(hh, maps[m], b.key, sizeof e->b.key, e);
-        pthread_mutex_unlock(&lock);
+        place_unlock(&lock, PLACE_RANK_BLOCKS);
     }
 }
 
@@ -36,7 +37,7 @@ void place_blocks_put(enum place_block_map m, const struct place_block *b)
 static bool lookup(enum place_block_map m, uint64_t key, struct place_block *b, bool take)
 {
     struct entry *e;
-    pthread_mutex_lock(&lock);
+    place_lock(&lock, PLACE_RANK_BLOCKS);
     HASH_FIND(hh, maps[m], &key, sizeof key, e);
     bool found = e != NULL;
     if (found) {
@@ -44,7 +45,7 @@ static bool lookup(enum place_block_map m, uint64_t key, struct place_block *b, 
         if (take)
             HASH_DEL(maps[m], e);
     }
-    pthread_mutex_unlock(&lock);
+    place_unlock(&lock, PLACE_RANK_BLOCKS);
     if (take)
         place_libc_free(e);
     return found;

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "../base/assert.h"
 #include "timeline.h"
 
 struct place_node_stats place_nodes[PLACE_MAX_TIERS];
@@ -75,13 +76,16 @@ bool place_stats_reserve(struct place_node_stats *s, int64_t bytes, uint64_t lim
 {
     /* seq_cst even when it only reads: a waiter's failed check must be ordered after its
      * registration as a waiter (policy/engine/chain.c) */
-    int64_t now = atomic_load_explicit(&s->bytes, memory_order_seq_cst);
+    int64_t now = atomic_load_explicit(&s->bytes, memory_order_seq_cst), after;
     do {
-        if (limit && (uint64_t)now + (uint64_t)bytes > limit)
+        /* no node holds 8 EiB: a size past that (realloc to SIZE_MAX / 2) is refused,
+         * even where there is no limit */
+        if ((limit && (uint64_t)now + (uint64_t)bytes > limit) ||
+            __builtin_add_overflow(now, bytes, &after))
             return false;
-    } while (!atomic_compare_exchange_weak_explicit(&s->bytes, &now, now + bytes,
-                                                    memory_order_seq_cst, memory_order_relaxed));
-    moved(s, now + bytes, bytes);
+    } while (!atomic_compare_exchange_weak_explicit(&s->bytes, &now, after, memory_order_seq_cst,
+                                                    memory_order_relaxed));
+    moved(s, after, bytes);
     return true;
 }
 
@@ -90,5 +94,8 @@ void place_stats_release(struct place_node_stats *s, int64_t bytes)
     /* seq_cst: a waiter that read the counter before this must see the wake-up after it
      * (policy/engine/chain.c) */
     int64_t now = atomic_fetch_sub_explicit(&s->bytes, bytes, memory_order_seq_cst) - bytes;
+    /* a placed node gives back only what it took (dram's, node 0, is an estimate that
+     * counts frees of blocks allocated before libplace started) */
+    PLACE_ASSERT(now >= 0 || s == &place_nodes[0]);
     moved(s, now, -bytes);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../base/pages.h"
+#include "../base/rank.h"
 #include "../base/top.h"
 
 uint8_t place_profile_filter[1u << PLACE_FILTER_BITS];
@@ -183,7 +184,7 @@ int64_t place_profile_add(const void *p, const struct place_sample *s)
         .held = (int64_t)((double)s->held / prob + 0.5),
     };
     int64_t dram = b.tier == 0 ? b.held : 0;
-    pthread_mutex_lock(&lock);
+    place_lock(&lock, PLACE_RANK_PROFILE);
     b.site = site_of(s);
     struct block *old = find(b.p); /* a block freed unseen (by a signal handler) */
     if (old) {
@@ -199,13 +200,13 @@ int64_t place_profile_add(const void *p, const struct place_sample *s)
         dram = 0;
     }
     account(&sites[b.site], &b, 1 / prob, 1);
-    pthread_mutex_unlock(&lock);
+    place_unlock(&lock, PLACE_RANK_PROFILE);
     return dram;
 }
 
 bool place_profile_remove(const void *p, unsigned *tier, int64_t *held)
 {
-    pthread_mutex_lock(&lock);
+    place_lock(&lock, PLACE_RANK_PROFILE);
     struct block *b = find((uintptr_t)p);
     if (b) {
         account(&sites[b->site], b, 0, -1);
@@ -214,7 +215,7 @@ bool place_profile_remove(const void *p, unsigned *tier, int64_t *held)
         filter_add(b->p, -1);
         erase(b);
     }
-    pthread_mutex_unlock(&lock);
+    place_unlock(&lock, PLACE_RANK_PROFILE);
     return b != NULL;
 }
 
@@ -245,7 +246,7 @@ static struct place_profile_row row_of(const struct site *s)
 unsigned place_profile_top(struct place_profile_row *out, unsigned n, unsigned *total,
                            uint64_t *r, uint64_t *l, bool wait)
 {
-    bool locked = wait ? pthread_mutex_lock(&lock) == 0 : pthread_mutex_trylock(&lock) == 0;
+    bool locked = place_lock_or_try(&lock, PLACE_RANK_PROFILE, wait);
     unsigned got = 0;
     *total = 0;
     for (unsigned j = 0; j <= SITES; j++) {
@@ -258,7 +259,7 @@ unsigned place_profile_top(struct place_profile_row *out, unsigned n, unsigned *
     *r = rate;
     *l = lost;
     if (locked)
-        pthread_mutex_unlock(&lock);
+        place_unlock(&lock, PLACE_RANK_PROFILE);
     return got;
 }
 

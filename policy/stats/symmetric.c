@@ -3,21 +3,30 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#include "../base/rank.h"
+
 /* Calls are collective and rare (each costs the SHMEM library a barrier): one spin lock
  * serves. It is never held across a call out; fork takes it (place_symmetric_prefork),
  * so that a child never finds it held by a thread it lacks. */
 static struct place_symmetric_stats stats;
 static atomic_flag busy = ATOMIC_FLAG_INIT;
 
-static void lock(void)
+static void spin(void)
 {
     while (atomic_flag_test_and_set_explicit(&busy, memory_order_acquire))
         ;
 }
 
+static void lock(void)
+{
+    place_rank_take(PLACE_RANK_SYMMETRIC);
+    spin();
+}
+
 static void unlock(void)
 {
     atomic_flag_clear_explicit(&busy, memory_order_release);
+    place_rank_drop(PLACE_RANK_SYMMETRIC);
 }
 
 static void fold(uint64_t v)
@@ -63,18 +72,21 @@ bool place_symmetric_snapshot(struct place_symmetric_stats *out)
     bool held = false;
     for (int k = 0; k < 1 << 20 && !held; k++)
         held = !atomic_flag_test_and_set_explicit(&busy, memory_order_acquire);
+    if (held)
+        place_rank_hold(PLACE_RANK_SYMMETRIC);
     *out = stats;
     if (held)
         unlock();
     return out->calls != 0;
 }
 
+/* The fork table holds the rank for the fork (shim/init.c). */
 void place_symmetric_prefork(void)
 {
-    lock();
+    spin();
 }
 
 void place_symmetric_postfork(void)
 {
-    unlock();
+    atomic_flag_clear_explicit(&busy, memory_order_release);
 }

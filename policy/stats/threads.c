@@ -4,6 +4,9 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "../base/assert.h"
+#include "../base/rank.h"
+
 #include "sites.h"
 #include "timeline.h"
 
@@ -64,6 +67,7 @@ static struct place_counts slot_counts(const struct place_slot *s)
 /* By the slot's thread as it exits: everything it counted to the shared counters. */
 static void release_locked(struct place_slot *s, struct place_thread *t)
 {
+    PLACE_ASSERT(s->live && s->thread == t); /* a slot is its own thread's */
     struct place_counts c = slot_counts(s);
     place_stats_add(&place_nodes[0], &c);
     t->allocs = t->frees = 0;
@@ -79,9 +83,10 @@ static void thread_exit(void *arg)
 {
     struct place_thread *t = &place_self;
     place_guard_enter(); /* a signal handler's allocation meanwhile counts elsewhere */
-    pthread_mutex_lock(&registry_lock);
+    PLACE_ASSERT(arg == t->slot);
+    place_lock(&registry_lock, PLACE_RANK_THREADS);
     release_locked(arg, t);
-    pthread_mutex_unlock(&registry_lock);
+    place_unlock(&registry_lock, PLACE_RANK_THREADS);
     t->slot = NULL;
     t->state = PLACE_THREAD_SHARED;
 }
@@ -91,7 +96,7 @@ static void register_thread(struct place_thread *t)
     int saved = errno;
     place_guard_enter();
     struct place_slot *s = NULL;
-    pthread_mutex_lock(&registry_lock);
+    place_lock(&registry_lock, PLACE_RANK_THREADS);
     threads_seen++;
     for (unsigned k = 0; k < SLOTS && !s; k++)
         if (!slots[k].live) {
@@ -101,15 +106,15 @@ static void register_thread(struct place_thread *t)
             if (k >= slots_used)
                 slots_used = k + 1;
         }
-    pthread_mutex_unlock(&registry_lock);
+    place_unlock(&registry_lock, PLACE_RANK_THREADS);
     /* Under the guard, an allocation this makes (keys past the first 32) goes to the
      * shared counters instead of registering again. Without the exit hook the slot would
      * keep pointing at this thread's TLS after it is gone: it is given back, and the
      * thread counts in the shared counters. */
     if (s && pthread_setspecific(exit_key, s) != 0) {
-        pthread_mutex_lock(&registry_lock);
+        place_lock(&registry_lock, PLACE_RANK_THREADS);
         release_locked(s, t);
-        pthread_mutex_unlock(&registry_lock);
+        place_unlock(&registry_lock, PLACE_RANK_THREADS);
         s = NULL;
     }
     t->slot = s;
@@ -162,8 +167,7 @@ static void add_placed(struct place_placed_counts *sum, const struct place_place
  * signal handler's, as it stands) */
 static bool lock_registry(bool wait)
 {
-    return wait ? pthread_mutex_lock(&registry_lock) == 0
-                : pthread_mutex_trylock(&registry_lock) == 0;
+    return place_lock_or_try(&registry_lock, PLACE_RANK_THREADS, wait);
 }
 
 void place_threads_pending(struct place_placed_counts *sum, bool wait)
@@ -174,7 +178,7 @@ void place_threads_pending(struct place_placed_counts *sum, bool wait)
         if (__atomic_load_n(&slots[k].live, __ATOMIC_RELAXED))
             add_placed(sum, &slots[k].placed);
     if (locked)
-        pthread_mutex_unlock(&registry_lock);
+        place_unlock(&registry_lock, PLACE_RANK_THREADS);
 }
 
 void place_threads_site(uint64_t key, uint64_t *allocs, uint64_t *bytes)
@@ -199,7 +203,7 @@ struct place_snapshot place_threads_node(unsigned k, const struct place_placed_c
         pending = pending_locked();
     struct place_snapshot snap = place_stats_snapshot(&place_nodes[k], &pending);
     if (locked)
-        pthread_mutex_unlock(&registry_lock);
+        place_unlock(&registry_lock, PLACE_RANK_THREADS);
     if (placed) {
         snap.events[PLACE_EV_ALLOCS] += placed->allocs[k];
         snap.events[PLACE_EV_FREES] += placed->frees[k];
@@ -218,7 +222,7 @@ void place_threads_census(uint64_t *seen, unsigned *live, bool wait)
     for (unsigned k = 0; k < __atomic_load_n(&slots_used, __ATOMIC_RELAXED); k++)
         *live += __atomic_load_n(&slots[k].live, __ATOMIC_RELAXED);
     if (locked)
-        pthread_mutex_unlock(&registry_lock);
+        place_unlock(&registry_lock, PLACE_RANK_THREADS);
 }
 
 /* Under the guard the fork table raised (shim/init.c): fork handlers that other libraries

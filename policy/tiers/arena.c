@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "../../config/policy.h"
+#include "../base/assert.h"
 #include "../base/guard.h"
 #include "../base/pages.h"
 #include "cache.h"
@@ -158,6 +159,7 @@ static void *arena_alloc(struct place_tier *t, const struct place_request *r, bo
     } else {
         struct place_bins *b = place_cache_bins(t->index);
         p = b ? place_bin_pop(b, c) : NULL;
+        PLACE_ASSERT(!p || place_slabs_class(&a->slabs, p) == c); /* a bin holds its class */
         if (!p) {
             drain(t, a);
             p = place_cache_refill(t, &a->slabs, c, force, limited);

@@ -4,7 +4,9 @@
 #include <string.h>
 
 #include "../stats/timeline.h"
+#include "../base/assert.h"
 #include "../base/pages.h"
+#include "../base/rank.h"
 
 /* Every cache ever made; a thread's goes back to the list for the next thread when it
  * exits, emptied. The lock is taken when a thread makes or leaves one, and across fork. */
@@ -42,6 +44,7 @@ static size_t flush_bins(struct place_tier *t, struct place_slabs *s, struct pla
     size_t bytes = 0;
     for (unsigned c = 0; c < PLACE_CLASSES; c++) {
         struct place_bin *bin = &b->bin[c];
+        PLACE_ASSERT(bin->n <= bin->cap);
         bytes += (size_t)bin->n * place_class_size[c];
         give_back(t, s, c, bin->item, bin->n);
         bin->n = 0;
@@ -63,9 +66,10 @@ static void thread_exit(void *arg)
     struct place_tcache *c = arg;
     uint8_t was = place_guard_enter();
     flush_all(c);
-    pthread_mutex_lock(&registry);
+    place_lock(&registry, PLACE_RANK_ARENAS);
+    PLACE_ASSERT(c->owner == &place_self);
     c->owner = NULL;
-    pthread_mutex_unlock(&registry);
+    place_unlock(&registry, PLACE_RANK_ARENAS);
     place_self.cache = &exited;
     place_guard_leave(was);
 }
@@ -90,7 +94,7 @@ static struct place_tcache *own_cache(void)
     if (c)
         return c;
     pthread_once(&key_once, make_key);
-    pthread_mutex_lock(&registry);
+    place_lock(&registry, PLACE_RANK_ARENAS);
     for (c = caches; c && c->owner; c = c->next)
         ;
     if (!c && (c = fresh(sizeof *c))) {
@@ -99,7 +103,7 @@ static struct place_tcache *own_cache(void)
     }
     if (c)
         c->owner = &place_self;
-    pthread_mutex_unlock(&registry);
+    place_unlock(&registry, PLACE_RANK_ARENAS);
     if (!c)
         return &exited;
     place_self.cache = c;
@@ -143,17 +147,22 @@ void *place_cache_refill(struct place_tier *t, struct place_slabs *s, unsigned c
     }
     void *got[PLACE_BIN_MAX / 2 + 1];
     unsigned k = place_slabs_take(s, c, got, n);
+    PLACE_ASSERT(k <= n); /* no more handed out than reserved */
     if (k < n)
         place_tier_release(t, (int64_t)(n - k) * (int64_t)size);
     if (!k)
         return NULL;
     place_tier_commit_marks(t, k * size, force);
     place_timeline_tick();
+    /* the bin was empty (its pop failed): the batch less the block returned fits it */
+    PLACE_ASSERT(bin->n == 0 && k - 1 <= bin->cap);
     /* pushed last first, so that the blocks go out in the order the slab gave them (in
      * address order when it cut them fresh): a program that walks what it allocated in
      * that order walks memory forward */
-    for (unsigned j = k; j-- > 1;)
+    for (unsigned j = k; j-- > 1;) {
+        PLACE_ASSERT(place_slabs_class(s, got[j]) == c);
         place_bin_push(b, c, got[j]);
+    }
     return got[0];
 }
 
@@ -161,6 +170,7 @@ void place_cache_overflow(struct place_tier *t, struct place_slabs *s, unsigned 
 {
     struct place_bins *b = own_bins(t, s);
     struct place_bin *bin = &b->bin[c];
+    PLACE_ASSERT(bin->n <= bin->cap && place_slabs_class(s, p) == c);
     unsigned half = bin->n - bin->n / 2;
     /* the oldest half goes: the newest are the likeliest still in the CPU's cache */
     give_back(t, s, c, bin->item, half);

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../base/assert.h"
 #include "../base/guard.h"
 #include "slab.h"
 #include "tier.h"
@@ -52,14 +53,25 @@ static inline struct place_bins *place_cache_bins(unsigned k)
 static inline void *place_bin_pop(struct place_bins *b, unsigned c)
 {
     struct place_bin *bin = &b->bin[c];
+    PLACE_ASSERT(bin->n <= bin->cap && bin->cap <= PLACE_BIN_MAX);
     if (__builtin_expect(bin->n == 0, 0))
         return NULL;
     return bin->item[--bin->n];
 }
 
+/* A block is in a bin once: its second push would hand it out twice. */
+static inline bool place_bin_holds(const struct place_bin *bin, const void *p)
+{
+    for (uint32_t k = 0; k < bin->n; k++)
+        if (bin->item[k] == p)
+            return true;
+    return false;
+}
+
 static inline bool place_bin_push(struct place_bins *b, unsigned c, void *p)
 {
     struct place_bin *bin = &b->bin[c];
+    PLACE_ASSERT(bin->n <= bin->cap && bin->cap <= PLACE_BIN_MAX && !place_bin_holds(bin, p));
     if (__builtin_expect(bin->n == bin->cap, 0))
         return false;
     bin->item[bin->n++] = p;

@@ -3,7 +3,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "../base/assert.h"
 #include "../base/pages.h"
+#include "../base/rank.h"
 
 enum { NONE = UINT32_MAX, RUN_USED = 0, RUN_CLEAN, RUN_DIRTY, ZERO_BY_KERNEL = 256 << 10 };
 
@@ -43,6 +45,17 @@ static char *page(const struct place_extents *e, uint32_t i)
     return e->lo + (size_t)i * e->unit;
 }
 
+/* p is the start of a run handed out, below the top. */
+static bool used_run(const struct place_extents *e, const void *p)
+{
+    size_t at = (size_t)((const char *)p - e->lo);
+    if (!place_extents_own(e, p) || at % e->unit != 0)
+        return false;
+    uint32_t i = (uint32_t)(at / e->unit), n = e->run[i].pages;
+    return n > 0 && (uint64_t)i + n <= e->top && e->run[i].state == RUN_USED &&
+           e->run[i + n - 1].pages == n && e->run[i + n - 1].state == RUN_USED;
+}
+
 /* The first page from i on whose address is a multiple of align. */
 static uint32_t aligned_from(const struct place_extents *e, uint32_t i, size_t align)
 {
@@ -55,6 +68,7 @@ static uint32_t aligned_from(const struct place_extents *e, uint32_t i, size_t a
 /* The run [i, i + n) tagged on its first and last page. */
 static void tag(struct place_extents *e, uint32_t i, uint32_t n, uint8_t state)
 {
+    PLACE_ASSERT(n > 0 && (uint64_t)i + n <= e->top);
     e->run[i].pages = e->run[i + n - 1].pages = n;
     e->run[i].state = e->run[i + n - 1].state = state;
 }
@@ -63,6 +77,7 @@ static void list(struct place_extents *e, uint32_t i)
 {
     struct place_page_run *r = &e->run[i];
     uint32_t *head = &e->bins[bin_of(r->pages)];
+    PLACE_ASSERT(r->state != RUN_USED && e->run[i + r->pages - 1].pages == r->pages);
     r->prev = NONE;
     r->next = *head;
     if (*head != NONE)
@@ -81,6 +96,7 @@ static void unlist(struct place_extents *e, uint32_t i)
         e->bins[bin_of(r->pages)] = r->next;
     if (r->next != NONE)
         e->run[r->next].prev = r->prev;
+    PLACE_ASSERT(r->state != RUN_USED && (r->state != RUN_DIRTY || e->dirty >= r->pages));
     if (r->state == RUN_DIRTY)
         e->dirty -= r->pages;
 }
@@ -91,6 +107,9 @@ static uint32_t release(struct place_extents *e, uint32_t i, uint32_t n, uint8_t
 {
     if (i > 0 && e->run[i - 1].state != RUN_USED) {
         uint32_t left = i - e->run[i - 1].pages;
+        /* a free run's first and last pages agree */
+        PLACE_ASSERT(e->run[i - 1].pages <= i && e->run[left].pages == e->run[i - 1].pages &&
+                     e->run[left].state == e->run[i - 1].state);
         state = state == RUN_DIRTY || e->run[left].state == RUN_DIRTY ? RUN_DIRTY : RUN_CLEAN;
         unlist(e, left);
         n += i - left;
@@ -104,6 +123,9 @@ static uint32_t release(struct place_extents *e, uint32_t i, uint32_t n, uint8_t
     }
     tag(e, i, n, state);
     list(e, i);
+    /* merged: used pages, or the start or the top, on both sides */
+    PLACE_ASSERT((i == 0 || e->run[i - 1].state == RUN_USED) &&
+                 (i + n == e->top || e->run[i + n].state == RUN_USED));
     return i;
 }
 
@@ -134,7 +156,8 @@ void *place_extents_take(struct place_extents *e, size_t bytes, size_t align, bo
 {
     uint32_t n = (uint32_t)(bytes / e->unit), j;
     bool clean;
-    pthread_mutex_lock(&e->lock);
+    PLACE_ASSERT(n > 0 && bytes % e->unit == 0);
+    place_lock(&e->lock, PLACE_RANK_ARENAS);
     uint32_t i = find(e, n, align, &j);
     if (i != NONE) { /* the pages before the aligned start and after the block stay free */
         uint32_t len = e->run[i].pages;
@@ -152,7 +175,7 @@ void *place_extents_take(struct place_extents *e, size_t bytes, size_t align, bo
             from -= e->run[from - 1].pages;
         j = aligned_from(e, from, align);
         if ((uint64_t)j + n > e->npages) {
-            pthread_mutex_unlock(&e->lock);
+            place_unlock(&e->lock, PLACE_RANK_ARENAS);
             return NULL;
         }
         uint8_t state = RUN_CLEAN; /* never handed out: the kernel's zero pages */
@@ -160,14 +183,18 @@ void *place_extents_take(struct place_extents *e, size_t bytes, size_t align, bo
             state = e->run[from].state;
             unlist(e, from);
         }
+        /* find saw no free run that holds the block, the one at the top included: the
+         * top only rises (below it, pages may hold old bytes) */
+        PLACE_ASSERT(j + n > e->top);
         e->top = j + n;
         tag(e, j, n, RUN_USED);
         if (j > from) /* the pages skipped to align: a free run */
             release(e, from, j - from, state);
         clean = state == RUN_CLEAN;
     }
-    pthread_mutex_unlock(&e->lock);
+    place_unlock(&e->lock, PLACE_RANK_ARENAS);
     void *p = page(e, j);
+    PLACE_ASSERT(align <= e->unit || (uintptr_t)p % align == 0);
     if (zero && !clean) {
         /* some pages may hold old bytes: a big block gets fresh zero pages from the
          * kernel rather than a memset, which would make every page resident */
@@ -180,7 +207,8 @@ void *place_extents_take(struct place_extents *e, size_t bytes, size_t align, bo
 size_t place_extents_give(struct place_extents *e, void *p)
 {
     uint32_t i = (uint32_t)(((char *)p - e->lo) / e->unit), n = e->run[i].pages;
-    pthread_mutex_lock(&e->lock);
+    place_lock(&e->lock, PLACE_RANK_ARENAS);
+    PLACE_ASSERT(used_run(e, p));
     if (4 * (size_t)n > e->keep)
         e->keep = 4 * (size_t)n < PLACE_KEEP_MAX / e->unit ? 4 * (size_t)n : PLACE_KEEP_MAX / e->unit;
     i = release(e, i, n, RUN_DIRTY);
@@ -190,12 +218,12 @@ size_t place_extents_give(struct place_extents *e, void *p)
         uint32_t len = e->run[i].pages;
         unlist(e, i);
         tag(e, i, len, RUN_USED);
-        pthread_mutex_unlock(&e->lock);
+        place_unlock(&e->lock, PLACE_RANK_ARENAS);
         bool given = madvise(page(e, i), (size_t)len * e->unit, MADV_DONTNEED) == 0;
-        pthread_mutex_lock(&e->lock);
+        place_lock(&e->lock, PLACE_RANK_ARENAS);
         release(e, i, len, given ? RUN_CLEAN : RUN_DIRTY);
     }
-    pthread_mutex_unlock(&e->lock);
+    place_unlock(&e->lock, PLACE_RANK_ARENAS);
     return (size_t)n * e->unit;
 }
 
@@ -203,7 +231,8 @@ bool place_extents_grow(struct place_extents *e, void *p, size_t bytes)
 {
     uint32_t i = (uint32_t)(((char *)p - e->lo) / e->unit), want = (uint32_t)(bytes / e->unit);
     bool grown = false;
-    pthread_mutex_lock(&e->lock);
+    place_lock(&e->lock, PLACE_RANK_ARENAS);
+    PLACE_ASSERT(used_run(e, p) && want > e->run[i].pages);
     uint32_t n = e->run[i].pages, j = i + n;
     /* what follows the block: a free run (two never touch), then maybe the top */
     uint32_t len = j < e->top && e->run[j].state != RUN_USED ? e->run[j].pages : 0;
@@ -221,12 +250,14 @@ bool place_extents_grow(struct place_extents *e, void *p, size_t bytes)
         tag(e, i, want, RUN_USED);
         grown = true;
     }
-    pthread_mutex_unlock(&e->lock);
+    place_unlock(&e->lock, PLACE_RANK_ARENAS);
     return grown;
 }
 
 size_t place_extents_usable(const struct place_extents *e, const void *p)
 {
+    /* without the lock: a block's entries change only by its owner, and the top only rises */
+    PLACE_ASSERT(used_run(e, p));
     return (size_t)e->run[((const char *)p - e->lo) / e->unit].pages * e->unit;
 }
 
@@ -235,7 +266,7 @@ size_t place_extents_trim(struct place_extents *e)
     size_t given = 0;
     if (e->keep_pages)
         return 0;
-    pthread_mutex_lock(&e->lock);
+    place_lock(&e->lock, PLACE_RANK_ARENAS);
     for (unsigned k = 0; k < PLACE_RUN_BINS; k++)
         for (uint32_t i = e->bins[k]; i != NONE; i = e->run[i].next) {
             struct place_page_run *r = &e->run[i];
@@ -246,7 +277,7 @@ size_t place_extents_trim(struct place_extents *e)
             tag(e, i, r->pages, RUN_CLEAN);
             given += (size_t)r->pages * e->unit;
         }
-    pthread_mutex_unlock(&e->lock);
+    place_unlock(&e->lock, PLACE_RANK_ARENAS);
     return given;
 }
 

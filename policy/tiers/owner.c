@@ -2,6 +2,8 @@
 
 #include <pthread.h>
 
+#include "../base/rank.h"
+
 struct place_owner_table place_owners; /* no range: the interval is empty */
 
 /* Serialises writers only; readers never take it. */
@@ -11,7 +13,7 @@ int place_owner_add(void *p, size_t len, struct place_tier *t)
 {
     uintptr_t lo = (uintptr_t)p, hi = lo + len;
     int rc = -1;
-    pthread_mutex_lock(&add_lock);
+    place_lock(&add_lock, PLACE_RANK_OWNER);
     unsigned n = place_owners.n, k = 0;
     while (k < n && place_owners.range[k].hi != 0) /* a removed range's slot first */
         k++;
@@ -34,17 +36,17 @@ int place_owner_add(void *p, size_t len, struct place_tier *t)
         __atomic_store_n(&place_owners.lo, new_lo, __ATOMIC_RELEASE);
         rc = 0;
     }
-    pthread_mutex_unlock(&add_lock);
+    place_unlock(&add_lock, PLACE_RANK_OWNER);
     return rc;
 }
 
 void place_owner_remove(void *p)
 {
-    pthread_mutex_lock(&add_lock);
+    place_lock(&add_lock, PLACE_RANK_OWNER);
     for (unsigned k = 0; k < place_owners.n; k++)
         if (place_owners.range[k].lo == (uintptr_t)p && place_owners.range[k].hi != 0)
             __atomic_store_n(&place_owners.range[k].hi, 0, __ATOMIC_RELEASE); /* [lo, 0): empty */
-    pthread_mutex_unlock(&add_lock);
+    place_unlock(&add_lock, PLACE_RANK_OWNER);
 }
 
 struct place_tier *place_owner_lookup(uintptr_t a)

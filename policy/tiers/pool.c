@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 
 #include "../../config/policy.h"
+#include "../base/rank.h"
 #include "tier.h"
 
 enum { PAGE = 4096, CHUNK_ALIGN = 2 << 20 };
@@ -137,7 +138,7 @@ void *place_pool_alloc(struct place_pool *pool, size_t size, size_t align)
     if (align < PLACE_POOL_GRAIN)
         align = PLACE_POOL_GRAIN;
     void *p = NULL;
-    pthread_mutex_lock(&pool->lock);
+    place_lock(&pool->lock, PLACE_RANK_POOLS);
     if (size > pool->max) {
         /* straight to the driver, in a chunk of its own; page alignment at most */
         struct place_chunk *c = align <= PAGE ? add_chunk(pool, round_up(size, PAGE), true) : NULL;
@@ -145,7 +146,7 @@ void *place_pool_alloc(struct place_pool *pool, size_t size, size_t align)
             c->free_grains = 0;
             p = (void *)c->lo;
         }
-        pthread_mutex_unlock(&pool->lock);
+        place_unlock(&pool->lock, PLACE_RANK_POOLS);
         return p;
     }
     size_t at;
@@ -165,7 +166,7 @@ void *place_pool_alloc(struct place_pool *pool, size_t size, size_t align)
                     pool->next * pool->growth < pool->max ? pool->next * pool->growth : pool->max;
         }
     }
-    pthread_mutex_unlock(&pool->lock);
+    place_unlock(&pool->lock, PLACE_RANK_POOLS);
     return p;
 }
 
@@ -209,7 +210,7 @@ static size_t usable(const struct place_chunk *c, uintptr_t a)
 size_t place_pool_free(struct place_pool *pool, void *p)
 {
     uintptr_t a = (uintptr_t)p;
-    pthread_mutex_lock(&pool->lock);
+    place_lock(&pool->lock, PLACE_RANK_POOLS);
     struct place_chunk *c = chunk_of(pool, a);
     size_t n = c ? usable(c, a) : 0;
     if (n && c->own) {
@@ -221,32 +222,32 @@ size_t place_pool_free(struct place_pool *pool, void *p)
         if (g < c->first_free)
             c->first_free = g;
     }
-    pthread_mutex_unlock(&pool->lock);
+    place_unlock(&pool->lock, PLACE_RANK_POOLS);
     return n;
 }
 
 size_t place_pool_usable(struct place_pool *pool, const void *p)
 {
-    pthread_mutex_lock(&pool->lock);
+    place_lock(&pool->lock, PLACE_RANK_POOLS);
     struct place_chunk *c = chunk_of(pool, (uintptr_t)p);
     size_t n = c ? usable(c, (uintptr_t)p) : 0;
-    pthread_mutex_unlock(&pool->lock);
+    place_unlock(&pool->lock, PLACE_RANK_POOLS);
     return n;
 }
 
 uintptr_t place_pool_device(struct place_pool *pool, const void *p)
 {
-    pthread_mutex_lock(&pool->lock);
+    place_lock(&pool->lock, PLACE_RANK_POOLS);
     struct place_chunk *c = chunk_of(pool, (uintptr_t)p);
     uintptr_t d = c ? c->device + ((uintptr_t)p - c->lo) : 0;
-    pthread_mutex_unlock(&pool->lock);
+    place_unlock(&pool->lock, PLACE_RANK_POOLS);
     return d;
 }
 
 size_t place_pool_reclaim(struct place_pool *pool, size_t want)
 {
     size_t done = 0;
-    pthread_mutex_lock(&pool->lock);
+    place_lock(&pool->lock, PLACE_RANK_POOLS);
     for (unsigned k = pool->n; k-- > 0 && done < want;) {
         struct place_chunk *c = &pool->chunk[k];
         if (!c->own && c->free_grains == c->grains) {
@@ -254,7 +255,7 @@ size_t place_pool_reclaim(struct place_pool *pool, size_t want)
             drop_chunk(pool, c);
         }
     }
-    pthread_mutex_unlock(&pool->lock);
+    place_unlock(&pool->lock, PLACE_RANK_POOLS);
     return done;
 }
 

@@ -2,7 +2,9 @@
 
 #include <sys/mman.h>
 
+#include "../base/assert.h"
 #include "../base/pages.h"
+#include "../base/rank.h"
 
 enum { SLAB = 1 << PLACE_SLAB_SHIFT };
 
@@ -57,6 +59,14 @@ static char *base_of(const struct place_slabs *s, const struct place_slab *sl)
     return s->lo + ((size_t)(sl - s->meta) << PLACE_SLAB_SHIFT);
 }
 
+/* Block p is one of sl's, at a block's start, among those handed out at least once. */
+static bool of_slab(const struct place_slabs *s, const struct place_slab *sl, const void *p)
+{
+    size_t at = (size_t)((const char *)p - base_of(s, sl)), size = place_class_size[sl->cls];
+    return (const char *)p >= s->lo && (const char *)p < s->carve && meta_of(s, p) == sl &&
+           at % size == 0 && at / size < sl->bump;
+}
+
 static void link_partial(struct place_slabs *s, struct place_slab *sl)
 {
     struct place_slab **head = &s->partial[sl->cls];
@@ -100,13 +110,16 @@ unsigned place_slabs_take(struct place_slabs *s, unsigned c, void **out, unsigne
 {
     size_t size = place_class_size[c];
     unsigned got = 0;
-    pthread_mutex_lock(&s->lock);
+    PLACE_ASSERT(c < PLACE_CLASSES);
+    place_lock(&s->lock, PLACE_RANK_ARENAS);
     while (got < n) {
         struct place_slab *sl = s->partial[c];
         if (!sl && !(sl = new_slab(s, c)))
             break;
+        PLACE_ASSERT(sl->listed && sl->cls == c);
         unsigned from = got;
         for (; got < n && sl->free; got++) {
+            PLACE_ASSERT(of_slab(s, sl, sl->free));
             out[got] = sl->free;
             sl->free = *(void **)sl->free;
         }
@@ -114,18 +127,22 @@ unsigned place_slabs_take(struct place_slabs *s, unsigned c, void **out, unsigne
         for (; got < n && sl->bump < sl->cap; got++)
             out[got] = base + sl->bump++ * size;
         sl->out += got - from;
+        /* a listed slab has a block to hand out; no more out than it holds */
+        PLACE_ASSERT(got > from && sl->out <= sl->cap);
         if (!sl->free && sl->bump == sl->cap)
             unlink_partial(s, sl);
     }
-    pthread_mutex_unlock(&s->lock);
+    place_unlock(&s->lock, PLACE_RANK_ARENAS);
     return got;
 }
 
 void place_slabs_give(struct place_slabs *s, void *const *blocks, unsigned n)
 {
-    pthread_mutex_lock(&s->lock);
+    place_lock(&s->lock, PLACE_RANK_ARENAS);
     for (unsigned k = 0; k < n; k++) {
         struct place_slab *sl = meta_of(s, blocks[k]);
+        /* one of its slab's blocks, and one that is out */
+        PLACE_ASSERT(of_slab(s, sl, blocks[k]) && sl->out > 0 && sl->out <= sl->cap);
         *(void **)blocks[k] = sl->free;
         sl->free = blocks[k];
         if (!sl->listed)
@@ -136,7 +153,7 @@ void place_slabs_give(struct place_slabs *s, void *const *blocks, unsigned n)
             s->empty = sl;
         }
     }
-    pthread_mutex_unlock(&s->lock);
+    place_unlock(&s->lock, PLACE_RANK_ARENAS);
 }
 
 size_t place_slabs_trim(struct place_slabs *s)
@@ -144,13 +161,13 @@ size_t place_slabs_trim(struct place_slabs *s)
     size_t given = 0;
     if (s->keep_pages)
         return 0;
-    pthread_mutex_lock(&s->lock);
+    place_lock(&s->lock, PLACE_RANK_ARENAS);
     for (struct place_slab *sl = s->empty; sl; sl = sl->next)
         if (!sl->released && madvise(base_of(s, sl), SLAB, MADV_DONTNEED) == 0) {
             sl->released = true;
             given += SLAB;
         }
-    pthread_mutex_unlock(&s->lock);
+    place_unlock(&s->lock, PLACE_RANK_ARENAS);
     return given;
 }
 
