@@ -22,8 +22,8 @@
 #include "guard.h"
 
 enum place_rank {
-    PLACE_RANK_UNWIND,    /* engine/site.c: a walk under way (a count the fork waits out) */
-    PLACE_RANK_MODULES,   /* engine/modules.c: the loaded modules */
+    PLACE_RANK_UNWIND,    /* site/handshake.c: libplace in libunwind (a count the fork waits out) */
+    PLACE_RANK_MODULES,   /* site/modules.c: the loaded modules */
     PLACE_RANK_DRY,       /* engine/dry.c: each stripe of a dry run's map */
     PLACE_RANK_POOLS,     /* tiers/pool.c: a chunk pool (registers its chunks' ranges) */
     PLACE_RANK_OWNER,     /* tiers/owner.c: the owned ranges' writers */

@@ -4,6 +4,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#include "../base/rank.h"
 #include "site.h"
 
 static _Atomic unsigned unwinding;
@@ -17,6 +18,7 @@ void place_unwind_begin(void)
         atomic_fetch_add(&unwinding, 1); /* seq_cst: seen by the fork before it reads */
         if (!atomic_load(&forking)) {
             mine = true;
+            place_rank_take(PLACE_RANK_UNWIND);
             return;
         }
         atomic_fetch_sub(&unwinding, 1);
@@ -27,6 +29,7 @@ void place_unwind_begin(void)
 
 void place_unwind_end(void)
 {
+    place_rank_drop(PLACE_RANK_UNWIND);
     mine = false;
     atomic_fetch_sub(&unwinding, 1);
 }

@@ -10,10 +10,11 @@
 
 #include "../../config/values.h"
 #include "../base/glibc.h"
-#include "elfsym.h"
 #include "../base/fmt.h"
 #include "../base/glob.h"
+#include "../base/rank.h"
 #include "../stats/heaps.h"
+#include "elfsym.h"
 
 /* The tables are reached from inside malloc: glibc's allocator directly, never the
  * interposed one. */
@@ -233,24 +234,24 @@ static struct module *find(uintptr_t ra)
 void place_modules_start(const struct place_policy *p)
 {
     policy = p;
-    pthread_mutex_lock(&lock);
+    place_lock(&lock, PLACE_RANK_MODULES);
     refresh();
-    pthread_mutex_unlock(&lock);
+    place_unlock(&lock, PLACE_RANK_MODULES);
 }
 
 void place_modules_wrappers(const char *globs)
 {
-    pthread_mutex_lock(&lock);
+    place_lock(&lock, PLACE_RANK_MODULES);
     wrapper_globs = globs;
     wrappers_on = true;
     atomic_fetch_add(&place_modules_gen, 1); /* answers cached before lack the wrapper bit */
-    pthread_mutex_unlock(&lock);
+    place_unlock(&lock, PLACE_RANK_MODULES);
 }
 
 uint64_t place_modules_match(uintptr_t ra, uint32_t *gen)
 {
     uint64_t mask = 0;
-    pthread_mutex_lock(&lock);
+    place_lock(&lock, PLACE_RANK_MODULES);
     refresh();
     struct module *m = find(ra);
     if (m && wrappers_on && !m->wrapped)
@@ -262,7 +263,7 @@ uint64_t place_modules_match(uintptr_t ra, uint32_t *gen)
                 mask |= m->ranges[k].mask;
     }
     *gen = place_modules_generation();
-    pthread_mutex_unlock(&lock);
+    place_unlock(&lock, PLACE_RANK_MODULES);
     return mask;
 }
 
@@ -300,7 +301,7 @@ void place_modules_where(uintptr_t ra, struct place_where *w, bool wait)
     *w = (struct place_where){.offset = ra};
     struct place_buf site = PLACE_BUF(w->site), symbol = PLACE_BUF(w->symbol);
     struct module *m = NULL;
-    bool locked = wait ? pthread_mutex_lock(&lock) == 0 : pthread_mutex_trylock(&lock) == 0;
+    bool locked = place_lock_or_try(&lock, PLACE_RANK_MODULES, wait);
     if (locked) {
         if (wait) /* refresh allocates: never from a signal handler */
             refresh();
@@ -318,7 +319,7 @@ void place_modules_where(uintptr_t ra, struct place_where *w, bool wait)
                           (unsigned long)(n.off - n.start));
     }
     if (locked)
-        pthread_mutex_unlock(&lock);
+        place_unlock(&lock, PLACE_RANK_MODULES);
 }
 
 /* The last answers by return address: a library calls cuMemCreate from a few places,
@@ -335,10 +336,10 @@ static unsigned heap_memo_next;
 
 void place_modules_heaps(const char *globs)
 {
-    pthread_mutex_lock(&lock);
+    place_lock(&lock, PLACE_RANK_MODULES);
     heap_globs = globs;
     memset(heap_memo, 0, sizeof heap_memo); /* answers to other globs */
-    pthread_mutex_unlock(&lock);
+    place_unlock(&lock, PLACE_RANK_MODULES);
 }
 
 /* NVSHMEM's host library (libnvshmem_host.so.N), or its functions where libnvshmem.a is
@@ -354,7 +355,7 @@ bool place_modules_heap_owner(uintptr_t ra, char *owner, size_t n)
 {
     struct place_buf b = {.s = owner, .cap = n};
     *owner = 0;
-    pthread_mutex_lock(&lock);
+    place_lock(&lock, PLACE_RANK_MODULES);
     refresh();
     uint32_t gen = place_modules_generation();
     unsigned k = 0;
@@ -376,10 +377,11 @@ bool place_modules_heap_owner(uintptr_t ra, char *owner, size_t n)
     }
     if (k < HEAP_MEMO)
         place_bprintf(&b, "%s", heap_memo[k].owner);
-    pthread_mutex_unlock(&lock);
+    place_unlock(&lock, PLACE_RANK_MODULES);
     return b.len > 0;
 }
 
+/* the fork holds the rank itself (shim/init.c) */
 void place_modules_prefork(void)
 {
     pthread_mutex_lock(&lock);
