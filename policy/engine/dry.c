@@ -5,7 +5,6 @@
 #include "../base/glibc.h"
 #include "../base/guard.h"
 #include "../base/rank.h"
-#include "../stats/timeline.h"
 #include "fold.h"
 
 #define uthash_malloc(sz) place_libc_malloc(sz)
@@ -70,7 +69,6 @@ void *place_dry_alloc(struct place_tier *t, const struct place_request *r)
     HASH_ADD_PTR(stripes[s].map, p, e);
     place_unlock(&stripes[s].lock, PLACE_RANK_DRY);
     mapping = false;
-    place_timeline_tick();
     return p;
 }
 

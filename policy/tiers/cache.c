@@ -3,7 +3,6 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "../stats/timeline.h"
 #include "../base/assert.h"
 #include "../base/pages.h"
 #include "../base/rank.h"
@@ -36,7 +35,6 @@ static void give_back(struct place_tier *t, struct place_slabs *s, unsigned c, v
         return;
     place_slabs_give(s, blocks, n);
     place_tier_release(t, (int64_t)n * place_class_size[c]);
-    place_timeline_tick();
 }
 
 static size_t flush_bins(struct place_tier *t, struct place_slabs *s, struct place_bins *b)
@@ -153,7 +151,6 @@ void *place_cache_refill(struct place_tier *t, struct place_slabs *s, unsigned c
     if (!k)
         return NULL;
     place_tier_commit_marks(t, k * size, force);
-    place_timeline_tick();
     /* the bin was empty (its pop failed): the batch less the block returned fits it */
     PLACE_ASSERT(bin->n == 0 && k - 1 <= bin->cap);
     /* pushed last first, so that the blocks go out in the order the slab gave them (in

@@ -164,6 +164,7 @@ void place_tier_release(struct place_tier *t, int64_t bytes)
         atomic_fetch_add(&t->wake, 1);
         place_futex_wake_all(&t->wake);
     }
+    place_timeline_tick();
 }
 
 bool place_tier_may_wait(const struct place_tier *t, size_t bytes)
@@ -194,7 +195,6 @@ void place_tier_uncharge(struct place_tier *t, size_t usable)
 {
     place_stats_count(t->stats, PLACE_EV_FREES, 1);
     place_tier_release(t, (int64_t)usable);
-    place_timeline_tick();
 }
 
 void place_tiers_restart(void)

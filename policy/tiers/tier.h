@@ -204,9 +204,14 @@ bool place_tier_may_wait(const struct place_tier *t, size_t bytes);
 bool place_tier_wait(struct place_tier *t, int64_t deadline,
                      int (*room)(struct place_tier *t, void *ctx), void *ctx);
 
+/* A reservation and a release (place_tier_release) are where a tier's bytes change,
+ * whichever allocator and path served the block: both tick the timeline. */
 static inline bool place_tier_reserve(struct place_tier *t, size_t bytes, bool force)
 {
-    return place_stats_reserve(t->stats, (int64_t)bytes, force ? 0 : t->limit);
+    if (!place_stats_reserve(t->stats, (int64_t)bytes, force ? 0 : t->limit))
+        return false;
+    place_timeline_tick();
+    return true;
 }
 
 /* commit's rare part: watermarks, and the excess of a block forced past the limit */
@@ -217,7 +222,6 @@ static inline void place_tier_commit(struct place_tier *t, size_t got, bool forc
     place_stats_count(t->stats, PLACE_EV_ALLOCS, 1);
     if (__builtin_expect(t->reclaim_below || (force && t->limit), 0))
         place_tier_commit_marks(t, got, force);
-    place_timeline_tick();
 }
 
 /* glibc's allocation for a request (the default dram tier's alloc). */

@@ -35,6 +35,19 @@ ALL=("[tier node]" "kind = dram" "[rule all]" "size = 0.." "to = node")
     assert_output "$want"
 }
 
+@test "a dry run that plans everything in a limited hbw tier, and a signal handler that allocates: it ends (a thread waited for a dry map stripe it held)" {
+    local want p=$BATS_TEST_TMPDIR/dry.ini k
+    want=$("$PROGS/sigalloc" 1500000 noalloc)
+    policy "$p" "[libplace]" "dry_run = yes" "[tier fast]" "kind = hbw" "limit = 16M" \
+        "[rule all]" "size = 0.." "to = fast, dram"
+    for k in 1 2 3; do
+        run timeout 60 env LD_PRELOAD="$LIB" MEMKIND_HBW_NODES=0 LIBPLACE_POLICY="$p" \
+            "$PROGS/sigalloc" 1500000
+        assert_success
+        assert_output "$want"
+    done
+}
+
 @test "a signal handler that allocates and frees blocks of the thread's own cache while it uses it: none handed out twice, none lost" {
     arena_policy "$BATS_TEST_TMPDIR/cache.ini" 1025..2048
     run timeout 120 env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/cache.ini" "$PROGS/sigcache" 100000
