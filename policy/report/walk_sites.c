@@ -1,5 +1,7 @@
 /* The walk's call sites: the top sites with the tiers their bytes went to, and the
  * profile's sampled sites with their frames. */
+#include <string.h>
+
 #include "../base/fmt.h"
 #include "walk_parts.h"
 
@@ -77,17 +79,48 @@ void place_walk_sites(struct place_emit *e, const struct place_gathered *g)
     place_emit_close(e, '}');
 }
 
-static void profiled(struct place_emit *e, const struct place_gathered *g,
-                     const struct place_profile_site *p)
+/* How many of profile row k's frames the text names: the first, and further up to the
+ * first frame where k differs from each other row that starts alike (an allocation
+ * function of an interpreter's, say, called from many places), so that no two rows
+ * read the same. */
+static unsigned told_apart(const struct place_gathered *g, unsigned k)
 {
+    const struct place_profile_site *p = &g->profile[k];
+    unsigned need = 1;
+    for (unsigned j = 0; j < g->nprofile; j++) {
+        const struct place_profile_site *q = &g->profile[j];
+        unsigned f = 0;
+        while (j != k && f < p->r.n && f < q->r.n &&
+               strcmp(p->frames[f].site, q->frames[f].site) == 0)
+            f++;
+        if (f + 1 > need)
+            need = f + 1;
+    }
+    return need < p->r.n ? need : p->r.n;
+}
+
+/* A caller in the text: its function without the module ("perl!Perl_sv_grow+0x4e":
+ * "Perl_sv_grow+0x4e"), or its site. */
+static const char *caller(const struct place_frame *f)
+{
+    const char *bang = strchr(f->symbol, '!');
+    return !*f->symbol ? f->site : bang ? bang + 1 : f->symbol;
+}
+
+static void profiled(struct place_emit *e, const struct place_gathered *g, unsigned k)
+{
+    const struct place_profile_site *p = &g->profile[k];
     const struct place_profile_row *r = &p->r;
-    char at[600], tiers[SPLIT_MAX] = "";
+    char at[PLACE_EMIT_LINE - 80], tiers[SPLIT_MAX] = "";
     struct place_buf b = PLACE_BUF(at), t = PLACE_BUF(tiers);
+    unsigned shown = told_apart(g, k);
     place_emit_open(e, NULL, '{');
     place_emit_open(e, "frames", '[');
     for (unsigned f = 0; f < r->n; f++) {
         place_emit_open(e, NULL, '{');
         where(e, f ? NULL : &b, p->frames[f].site, p->frames[f].symbol); /* the text: the first */
+        if (f && f < shown)
+            place_bprintf(&b, " < %s", caller(&p->frames[f]));
         place_emit_close(e, '}');
     }
     place_emit_close(e, ']');
@@ -131,7 +164,9 @@ void place_walk_profile(struct place_emit *e, const struct place_gathered *g)
                         g->nprofile, g->total_profile);
     if (g->nprofile)
         place_emit_line(e, PART_NOW, "  %10s %10s %10s %10s %10s  %s", "bytes", "calls", "live",
-                        "peak", "mean", "site (first frame past the allocation wrappers)");
+                        "peak", "mean",
+                        "site (first frame past the allocation wrappers < its callers, as far "
+                        "as rows differ)");
     place_emit_open(e, "profile", '{');
     if (g->sample)
         place_emit_uint(e, "sample", g->sample);
@@ -141,7 +176,7 @@ void place_walk_profile(struct place_emit *e, const struct place_gathered *g)
     place_emit_uint(e, "total", g->total_profile);
     place_emit_open(e, "top", '[');
     for (unsigned k = 0; k < g->nprofile; k++)
-        profiled(e, g, &g->profile[k]);
+        profiled(e, g, k);
     place_emit_close(e, ']');
     place_emit_close(e, '}');
     if (g->nprofile && g->lost)

@@ -100,6 +100,10 @@ static const char *const known_wrappers[] = {
     "opal_malloc", "opal_calloc", "opal_realloc", "sqlite3Malloc", "sqlite3MallocZero",
     "sqlite3DbMallocRaw", "sqlite3DbMallocRawNN", "sqlite3DbMallocZero", "sqlite3Realloc",
     "sqlite3DbRealloc", "sqlite3MemMalloc", "sqlite3MemRealloc",
+    /* interpreters' own: Perl, Ruby, Lua, Tcl */
+    "*safesysmalloc", "*safesyscalloc", "*safesysrealloc", "ruby_xmalloc*", "ruby_xcalloc",
+    "ruby_xrealloc*", "luaM_malloc_", "luaM_realloc_", "Tcl_Alloc", "Tcl_AttemptAlloc",
+    "Tcl_Realloc", "Tcl_AttemptRealloc",
 };
 
 static int match_wrapper(void *arg, const char *name, uint64_t value, uint64_t size)

@@ -165,6 +165,29 @@ def where(frame):
     return f"{frame['symbol']} ({frame['site']})" if frame["symbol"] else frame["site"]
 
 
+def told_apart(row, rows):
+    """How many of row's frames the text names: up to the first where it differs from each
+    other row that starts alike (libplace's report/walk_sites.c)."""
+    sites = [f["site"] for f in row["frames"]]
+    need = 1
+    for other in rows:
+        if other is row:
+            continue
+        same = 0
+        for a, b in zip(sites, [f["site"] for f in other["frames"]]):
+            if a != b:
+                break
+            same += 1
+        need = max(need, same + 1)
+    return min(need, len(sites))
+
+
+def caller(frame):
+    """A caller: its function without the module, or its site."""
+    symbol = frame["symbol"]
+    return symbol.split("!", 1)[-1] if symbol else frame["site"]
+
+
 def split(bytes_by_tier):
     """The tiers that got bytes, in the nodes' order: "name size, name size"."""
     return ", ".join(f"{name} {size_str(n)}" for name, n in bytes_by_tier.items() if n)
@@ -199,10 +222,12 @@ def profile_lines(profile, first_node):
     lines = [f"{title}, top {len(top)} of {profile['total']}:",
              "  %10s %10s %10s %10s %10s  %s"
              % ("bytes", "calls", "live", "peak", "mean",
-                "site (first frame past the allocation wrappers)")]
+                "site (first frame past the allocation wrappers < its callers, as far as rows "
+                "differ)")]
     for s in top:
         frames = s["frames"]
         at = where(frames[0]) if frames else "(other sites: the profile's table was full)"
+        at += "".join(" < " + caller(f) for f in frames[1:told_apart(s, top)])
         tiers = split(s["tiers"]) if s["tiers"].get(first_node, 0) < s["bytes"] else ""
         lines.append("  %10s %10d %10s %10s %10s  %s%s%s" % (
             size_str(s["bytes"]), s["calls"], size_str(s["live"]), size_str(s["peak"]),

@@ -180,3 +180,19 @@ assert len(buffers) == 1 and buffers[0]["calls"] == 100 and list(buffers[0]["tie
         "$BATS_TEST_TMPDIR/report.json"
     assert_success
 }
+
+@test "profile rows a reader can tell apart: perl's allocation functions are wrappers, and rows that start alike name their callers" {
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_REPORT=stderr LIBPLACE_SAMPLE=64K \
+        /usr/bin/perl -e 'my %w = map { $_ => "w$_" } 1 .. 100000; my $s = "x"; $s .= "y" x $_ for 1 .. 2000; print scalar(keys %w), "\n"'
+    assert_success
+    assert_output "100000"
+    rows=$(printf '%s\n' "$stderr" | sed -n '/^libplace: allocation sites/,/^libplace: [a-z]/p' |
+        grep -E '^libplace: +[0-9.]+ [KMG]?i?B +[0-9]+ ' | sed -E 's/^libplace:( +[^ ]+ [^ ]+| +[^ ]+){5} +//')
+    [ "$(printf '%s\n' "$rows" | wc -l)" -ge 5 ] || { echo "$stderr"; return 1; }
+    # no row's site is perl's allocation function itself, and no two rows read the same
+    run grep -c 'safesys' <<<"$rows"
+    assert_output 0
+    [ -z "$(printf '%s\n' "$rows" | sort | uniq -d)" ] || { printf '%s\n' "$rows"; return 1; }
+    # rows that share their first frame say which caller made them
+    printf '%s\n' "$rows" | grep -q ' < ' || { printf '%s\n' "$rows"; return 1; }
+}
