@@ -39,6 +39,16 @@ files() {
     ls | LC_ALL=C sort | tr '\n' ' '
 }
 
+# JSON report $1 is python3's, of pid $3, not forked, with the app's 16 blocks or more in
+# node $2.
+programs_report() {
+    local program rpid forked allocs
+    run whose "$1" "$2"
+    read -r program rpid forked allocs <<<"$output"
+    assert_equal "$program $rpid $forked" "python3 $3 None"
+    [ "$allocs" -ge 16 ]
+}
+
 # Prints "PROGRAM PID FORKED_FROM ALLOCATIONS-IN-NODE-$2" of JSON report $1.
 whose() {
     with_json "n = {x['name']: x for x in d['nodes']}
@@ -52,10 +62,7 @@ print(d['program'], d['pid'], d['forked_from'], n['$2']['allocations'] if '$2' i
     # nothing on stderr: no "the file exists", no report there
     assert_equal "$stderr" ""
     assert_equal "$(files)" "out.json "
-    run whose out.json dram
-    read -r program rpid forked allocs <<<"$output"
-    assert_equal "$program $rpid $forked" "python3 $pid None"
-    [ "$allocs" -ge 16 ]
+    programs_report out.json dram "$pid"
     valid_report out.json
 }
 
@@ -64,10 +71,7 @@ print(d['program'], d['pid'], d['forked_from'], n['$2']['allocations'] if '$2' i
     assert_success
     local pid=$output f
     assert_equal "$stderr" ""
-    run whose out.json membind
-    read -r program rpid forked allocs <<<"$output"
-    assert_equal "$program $rpid $forked" "python3 $pid None"
-    [ "$allocs" -ge 16 ]
+    programs_report out.json membind "$pid"
     # one file each, named by program and pid, which say whose it is
     [[ $(files) =~ ^out\.basename-[0-9]+\.json\ out\.json\ out\.readlink-[0-9]+\.json\ $ ]] || {
         files
@@ -88,10 +92,7 @@ print(d['program'], d['pid'], d['forked_from'], n['$2']['allocations'] if '$2' i
     local pid=$output
     assert_equal "$stderr" ""
     assert_equal "$(files)" "out.json "
-    run whose out.json membind
-    read -r program rpid forked allocs <<<"$output"
-    assert_equal "$program $rpid $forked" "python3 $pid None"
-    [ "$allocs" -ge 16 ]
+    programs_report out.json membind "$pid"
 }
 
 @test "reports on stderr: the program's, and the helpers' only when they placed anything" {
