@@ -6,13 +6,13 @@
 #include <string.h>
 
 #include "../base/guard.h"
+#include "../site/modules.h"
 #include "../stats/heaps.h"
 #include "../stats/sites.h"
 #include "../stats/threads.h"
 #include "../tiers/driver.h"
 #include "blocks.h"
 #include "chain.h"
-#include "../site/modules.h"
 #include "place.h"
 
 bool place_cuda_on;

@@ -5,15 +5,15 @@
 #include <string.h>
 
 #include "../base/glibc.h"
+#include "../site/memo.h"
+#include "../site/modules.h"
+#include "../site/site.h"
 #include "../stats/sites.h"
 #include "../stats/threads.h"
 #include "../tiers/cache.h"
 #include "chain.h"
 #include "dry.h"
-#include "../site/memo.h"
-#include "../site/modules.h"
 #include "sampler.h"
-#include "../site/site.h"
 #include "whose.h"
 
 struct place_window place_window = {SIZE_MAX, 0};
@@ -208,7 +208,10 @@ static inline __attribute__((always_inline)) void *from_bin(struct place_bins *b
                                                             uintptr_t ra, enum place_call call)
 {
     struct place_bin *bin = &b->bin[c];
+    /* the fast path pops without place_bin_pop's test: its caller saw the bin hold one */
+    PLACE_ASSERT(bin->n > 0 && bin->n <= bin->cap);
     void *p = bin->item[--bin->n];
+    PLACE_ASSERT(place_slabs_class(t->slabs, p) == c); /* a bin holds its class */
     struct place_slot *slot = place_self.slot;
     place_placed_count(&slot->placed, t->index, PLACE_EV_ALLOCS);
     if (place_counting) { /* only a report reads the sites, and samples */

@@ -2,8 +2,8 @@
 
 #include "../base/clock.h"
 #include "../base/glibc.h"
-#include "../stats/threads.h"
 #include "../site/site.h"
+#include "../stats/threads.h"
 
 static unsigned depth = 4;
 static bool ready; /* libplace's constructor has run */
