@@ -8,6 +8,7 @@
 #include <errno.h> /* program_invocation_short_name */
 #include <link.h>
 #include <pthread.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,6 +24,7 @@
 #include "../policy/engine/sampler.h"
 #include "../policy/report/report.h"
 #include "../policy/site/modules.h"
+#include "../policy/site/shape.h"
 #include "../policy/site/site.h"
 #include "../policy/stats/heaps.h"
 #include "../policy/stats/symmetric.h"
@@ -177,8 +179,15 @@ __attribute__((constructor)) static void place_init(void)
     bool placing = (place_config.nrules || limits) && !place_options.untouched;
     /* before the rules start: the modules' wrappers are part of every site */
     place_sampler_start(place_config.sample, place_config.report_depth, reporting);
-    if (reporting || (placing && place_config.npatterns))
+    if (reporting || (placing && place_config.npatterns)) {
+        /* a program's wrapper of these is one by its shape (site/shape.h) */
+        const uintptr_t allocators[] = {(uintptr_t)malloc,        (uintptr_t)calloc,
+                                        (uintptr_t)realloc,       (uintptr_t)reallocarray,
+                                        (uintptr_t)memalign,      (uintptr_t)aligned_alloc,
+                                        (uintptr_t)valloc,        (uintptr_t)pvalloc};
+        place_shape_allocators(allocators, sizeof allocators / sizeof allocators[0]);
         place_modules_wrappers(place_config.wrappers);
+    }
     place_tiers_init(placing ? &place_config : NULL);
     place_gates_set(reporting, placing && place_config.dry_run);
     if (placing)

@@ -15,6 +15,7 @@
 #include "../base/rank.h"
 #include "../stats/heaps.h"
 #include "elfsym.h"
+#include "shape.h"
 
 /* The tables are reached from inside malloc: glibc's allocator directly, never the
  * interposed one. */
@@ -35,6 +36,8 @@ struct module {
     uint64_t whole;   /* patterns that match every address in it (MODULE:*) */
     bool wrapped;     /* its wrappers are among its ranges */
     bool program;     /* the executable, not a library */
+    struct place_segment seg[PLACE_SEGMENTS]; /* its loaded segments, for shape.c's reads */
+    unsigned nseg;
     struct range *ranges;
     size_t n, cap;
     UT_hash_handle hh;
@@ -112,7 +115,8 @@ static int match_wrapper(void *arg, const char *name, uint64_t value, uint64_t s
     bool known = false;
     for (size_t k = 0; !known && k < sizeof known_wrappers / sizeof *known_wrappers; k++)
         known = place_glob_match(known_wrappers[k], name);
-    if (known || place_value_globs_match(wrapper_globs, name))
+    if (known || place_value_globs_match(wrapper_globs, name) ||
+        place_shape_wrapper(m->base + value, size, m->seg, m->nseg))
         add_range(m, m->base + value, m->base + value + size, PLACE_WRAPPER);
     return 0;
 }
@@ -146,6 +150,8 @@ static int add_module(struct dl_phdr_info *info, size_t size, void *arg)
 {
     (void)size, (void)arg;
     uintptr_t lo = UINTPTR_MAX, hi = 0;
+    struct place_segment seg[PLACE_SEGMENTS];
+    unsigned nseg = 0;
     for (int k = 0; k < info->dlpi_phnum; k++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[k];
         if (ph->p_type != PT_LOAD)
@@ -155,6 +161,8 @@ static int add_module(struct dl_phdr_info *info, size_t size, void *arg)
             lo = start;
         if (start + ph->p_memsz > hi)
             hi = start + ph->p_memsz;
+        if (nseg < PLACE_SEGMENTS && (ph->p_flags & PF_R))
+            seg[nseg++] = (struct place_segment){start, start + ph->p_memsz, ph->p_flags & PF_X};
     }
     if (lo >= hi)
         return 0;
@@ -179,7 +187,9 @@ static int add_module(struct dl_phdr_info *info, size_t size, void *arg)
                          .hi = hi,
                          .base = info->dlpi_addr,
                          .path = strcpy(copy, path),
-                         .program = path == exe};
+                         .program = path == exe,
+                         .nseg = nseg};
+    memcpy(m->seg, seg, nseg * sizeof *seg);
     const char *slash = strrchr(copy, '/');
     m->name = slash ? slash + 1 : copy;
     resolve(m);

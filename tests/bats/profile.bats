@@ -196,3 +196,20 @@ assert len(buffers) == 1 and buffers[0]["calls"] == 100 and list(buffers[0]["tie
     # rows that share their first frame say which caller made them
     printf '%s\n' "$rows" | grep -q ' < ' || { printf '%s\n' "$rows"; return 1; }
 }
+
+@test "wrappers libplace knows by no name are found by their shape: a call to malloc whose block is returned, and a tail call" {
+    run env LD_PRELOAD="$LIB" LIBPLACE_REPORT="$BATS_TEST_TMPDIR/r.json" LIBPLACE_REPORT_FORMAT=json \
+        LIBPLACE_SAMPLE=all "$PROGS/shaped"
+    assert_success
+    assert_output "400 blocks"
+    run /usr/bin/python3 -c '
+import json, sys
+top = json.load(open(sys.argv[1]))["profile"]["top"]
+for s in top:
+    if s["calls"] == 200:
+        print(s["frames"][0]["symbol"].split("+")[0])' "$BATS_TEST_TMPDIR/r.json"
+    assert_success
+    assert_line "shaped!from_checked"
+    assert_line "shaped!from_tail"
+    refute_output --partial "my_"
+}

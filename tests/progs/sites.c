@@ -20,7 +20,9 @@ __attribute__((noinline)) static char *exe_alloc(size_t n)
 __attribute__((noinline)) static char *wrapper(size_t n)
 {
     char *p = malloc(n);
-    __asm__ volatile("" ::: "memory"); /* no tail call: this frame stays */
+    /* no tail call: this frame stays; and the nop keeps it from being an allocation
+     * wrapper by its shape (policy/site/shape.h): it is frame 1 here */
+    __asm__ volatile("nop" ::: "memory");
     return p;
 }
 
