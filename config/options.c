@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../policy/base/fmt.h"
+#include "../policy/base/path.h"
 #include "../policy/base/out.h"
 #include "describe.h"
 #include "keys.h"
@@ -24,14 +25,20 @@ struct place_policy place_config;
  * exits in: programs chdir (make -C, git, servers), and the user looks for the report
  * where they ran the command. A '%' in that directory is doubled so that the template
  * expands it as itself. If the directory cannot be known, the path stays relative. */
+/* s into b as a path template takes it literally: each '%' doubled. */
+static void literally(struct place_buf *b, const char *s)
+{
+    for (const char *c = s; *c; c++)
+        place_bprintf(b, *c == '%' ? "%%%%" : "%c", *c);
+}
+
 static const char *keep_report_path(const char *value)
 {
     static char path[PATH_MAX];
     char cwd[PATH_MAX];
     struct place_buf b = PLACE_BUF(path);
     if (value[0] != '/' && getcwd(cwd, sizeof cwd)) {
-        for (const char *c = cwd; *c; c++)
-            place_bprintf(&b, *c == '%' ? "%%%%" : "%c", *c);
+        literally(&b, cwd);
         place_bprintf(&b, "/");
     }
     place_bprintf(&b, "%s", value);
@@ -72,20 +79,6 @@ static bool reports_here(const struct place_policy *p)
     return !named_in(name, launchers, sizeof launchers / sizeof launchers[0]) && !a_shell(name);
 }
 
-/* Whether the path template names a file of each process's own: it has a %p. */
-static bool per_process(const char *tmpl)
-{
-    for (const char *c = tmpl; *c; c++) {
-        if (*c != '%')
-            continue;
-        if (*++c == 'p')
-            return true;
-        if (!*c)
-            break;
-    }
-    return false;
-}
-
 /* Where the processes other than LIBPLACE_REPORT_PID's report: beside the path, the
  * program's name and pid before the file name's extension (out.json: out.basename-%p.json),
  * so that `ls` shows whose each is and no two take one file. A device (/dev/null) is
@@ -102,8 +95,7 @@ static const char *others_path(const char *path)
     int stem = (int)(dot && dot > file ? dot - path : (ptrdiff_t)strlen(path));
     struct place_buf b = PLACE_BUF(out);
     place_bprintf(&b, "%.*s.", stem, path);
-    for (const char *c = program_invocation_short_name; *c; c++)
-        place_bprintf(&b, *c == '%' ? "%%%%" : "%c", *c);
+    literally(&b, program_invocation_short_name);
     place_bprintf(&b, "-%%p%s", path + stem);
     return b.cut ? NULL : out;
 }
@@ -123,13 +115,14 @@ static void claim(int owner)
     const char *tmpl = place_config.report;
     place_options.report_pid = owner;
     if (named_in(name, launchers, sizeof launchers / sizeof launchers[0])) {
-        /* what mpirun, srun and timeout start is the program in their sense: the ranks,
-         * whose path has %r, or timeout's command */
-        place_options.drop_report_pid = true;
+        /* a launcher that is the program: what mpirun, srun and timeout start is the
+         * program in their sense (the ranks, whose path has %r, or timeout's command);
+         * one the program runs passes the claim on, its command reporting beside */
+        place_options.drop_report_pid = getpid() == owner;
         return;
     }
     bool err = strcmp(tmpl, "stderr") == 0, mine = getpid() == owner;
-    if (!*tmpl || (!err && per_process(tmpl)))
+    if (!*tmpl || (!err && place_report_path_per_process(tmpl)))
         return;
     if (!place_options.report) {
         /* the program ended as a shell that waited instead of exec'ing: nobody takes the
@@ -352,7 +345,7 @@ void place_options_read_secure(char *const *envp, bool secure)
     unsigned errors = place_config.errors;
     if (errors) {
         bool abort = place_config.on_error == PLACE_ON_ERROR_ABORT || place_options.check;
-        place_warn("policy not loaded (%u error%s): %s", errors, errors == 1 ? "" : "s",
+        place_warn("policy not loaded (%u error%s): %s", errors, place_plural_s(errors),
                    place_options.check ? "it needs fixing"
                    : abort             ? "the program does not start (on_error = abort; on_error = "
                                          "passthrough runs it untouched)"

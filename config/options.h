@@ -20,8 +20,8 @@ struct place_options {
     int report_pid;
     bool report_if_placed;
     const char *report_forked;
-    bool drop_report_pid;      /* a launcher other than a shell: what it starts reports as
-                                * it would without LIBPLACE_REPORT_PID */
+    bool drop_report_pid;      /* the program is a launcher other than a shell: what it
+                                * starts reports as it would without LIBPLACE_REPORT_PID */
     const char *report_missed; /* report_pid ended as a shell, which writes none: this path
                                 * gets no report, which its exit says */
 };

@@ -215,7 +215,7 @@ bool place_value_nodes(const char *s, uint64_t *mask, struct place_buf *why)
         if (m) {
             int count = __builtin_popcountll(allowed);
             place_bprintf(why, "'%.64s' counts past the node%s this process may use (", given,
-                          count == 1 ? "" : "s");
+                          place_plural_s(count));
             print_mask(why, allowed);
             place_bprintf(why, "); expected +N with N below %d", count);
             return false;

@@ -27,6 +27,7 @@
 #include "../policy/site/shape.h"
 #include "../policy/site/site.h"
 #include "../policy/stats/heaps.h"
+#include "../policy/stats/site_reads.h"
 #include "../policy/stats/symmetric.h"
 #include "../policy/stats/threads.h"
 #include "../policy/stats/timeline.h"
@@ -78,6 +79,8 @@ static void prefork(void)
 {
     place_self.before_fork = place_guard_enter();
     for (unsigned k = 0; k < FORK_STEPS; k++) {
+        /* the count above holds whatever index the table names; each rank has its step */
+        PLACE_ASSERT(fork_table[k].before && fork_table[k].parent && fork_table[k].child);
         place_rank_take(k);
         fork_table[k].before();
     }
@@ -216,13 +219,18 @@ __attribute__((constructor)) static void place_init(void)
     place_guard_leave(was);
 }
 
-/* Whether this process placed anything: an event (an allocation, a refusal, a planned
- * block, ...) in a tier of the policy's. */
+/* Whether this process placed anything: a rule took an allocation (to dram too), or a
+ * tier of its own (a GPU's, the symmetric heap's) counted an event. */
 static bool placed_anything(void)
 {
+    uint64_t hits[PLACE_MAX_RULES], bytes[PLACE_MAX_RULES];
+    place_rules_totals(place_nrules, hits, bytes);
+    for (unsigned k = 0; k < place_nrules; k++)
+        if (hits[k])
+            return true;
     struct place_placed_counts pending;
     place_threads_pending(&pending, true);
-    for (unsigned k = 1; k < PLACE_MAX_TIERS; k++) {
+    for (unsigned k = 1; place_tiers[k]; k++) {
         struct place_snapshot s = place_threads_node(k, &pending, true);
         for (unsigned e = 0; e < PLACE_EVENTS; e++)
             if (s.events[e])

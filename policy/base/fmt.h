@@ -31,4 +31,10 @@ void place_vbprintf(struct place_buf *b, const char *fmt, va_list ap);
 enum { PLACE_SIZE_STR = 16 };
 const char *place_size_str(char out[PLACE_SIZE_STR], int64_t bytes);
 
+/* The plural's "s" for n things: "1 call", "2 calls". */
+static inline const char *place_plural_s(uint64_t n)
+{
+    return n == 1 ? "" : "s";
+}
+
 #endif

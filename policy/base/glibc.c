@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "out.h"
+
 static void *first_malloc(size_t size)
 {
     place_glibc_find();
@@ -105,15 +107,10 @@ static void *lookup(const struct table *t, const char *name)
     }
 }
 
-/* No allocator means no program: said with write(2) alone, as nothing else is safe yet. */
-static void lost(const char *name)
+/* No allocator means no program: said (base/out.h allocates nothing), then the end. */
+static void lost(const char *what, const char *where)
 {
-    static const char head[] = "libplace: glibc's ";
-    static const char tail[] = " cannot be found in libc.so.6's symbol table\n";
-    ssize_t rc = write(STDERR_FILENO, head, sizeof head - 1);
-    rc = write(STDERR_FILENO, name, strlen(name));
-    rc = write(STDERR_FILENO, tail, sizeof tail - 1);
-    (void)rc;
+    place_warn("glibc's %s is not in %s: no allocator to run the program with", what, where);
     _exit(127);
 }
 
@@ -126,13 +123,13 @@ void place_glibc_find(void)
     while (m && !(strstr(m->l_name, "/libc.so.6") && read_table(m, &t) == 0))
         m = m->l_next;
     if (!m)
-        lost("libc.so.6");
+        lost("libc.so.6", "the loader's list of objects (_r_debug)");
     static const char *const names[] = {"__libc_malloc", "__libc_calloc",   "__libc_realloc",
                                         "__libc_free",   "__libc_memalign", "__libc_pvalloc"};
     void *found[sizeof names / sizeof names[0]];
     for (unsigned k = 0; k < sizeof names / sizeof names[0]; k++)
         if (!(found[k] = lookup(&t, names[k])))
-            lost(names[k]);
+            lost(names[k], "libc.so.6's symbol table");
     /* another thread may be here too: it stores the same words; malloc last, as the
      * test above reads it */
     __atomic_store_n(&place_glibc.calloc, (__typeof__(place_glibc.calloc))found[1], __ATOMIC_RELAXED);

@@ -151,3 +151,16 @@ int place_report_path(const char *tmpl, char *out, size_t cap)
     }
     return b.cut ? -1 : 0;
 }
+
+bool place_report_path_per_process(const char *tmpl)
+{
+    for (const char *c = tmpl; *c; c++) {
+        if (*c != '%')
+            continue;
+        if (*++c == 'p')
+            return true;
+        if (!*c)
+            break;
+    }
+    return false;
+}

@@ -4,6 +4,7 @@
 #ifndef PLACE_PATH_H
 #define PLACE_PATH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 #include <time.h>
@@ -32,5 +33,8 @@ const char *place_mpi_rank(void);
  * what %j or %q gives becomes _. With out NULL it only checks the template. Returns 0, or
  * -1 for an empty template, an unknown token or a result that does not fit. */
 int place_report_path(const char *tmpl, char *out, size_t cap);
+
+/* Whether the template names a file of each process's own: it has a %p. */
+bool place_report_path_per_process(const char *tmpl);
 
 #endif

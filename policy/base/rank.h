@@ -22,7 +22,9 @@
 #include "guard.h"
 
 enum place_rank {
-    PLACE_RANK_UNWIND,    /* site/handshake.c: libplace in libunwind (a count the fork waits out) */
+    PLACE_RANK_UNWIND,    /* site/handshake.c: libplace in libunwind, a count the fork waits out
+                           * (no lock: a fork from a handler on the thread that counted
+                           * itself in goes on, so a thread does not hold this rank) */
     PLACE_RANK_MODULES,   /* site/modules.c: the loaded modules */
     PLACE_RANK_DRY,       /* engine/dry.c: each stripe of a dry run's map */
     PLACE_RANK_POOLS,     /* tiers/pool.c: a chunk pool (registers its chunks' ranges) */

@@ -47,10 +47,6 @@ static unsigned stripe(const void *p)
     return (unsigned)(((uintptr_t)p * 0x9e3779b97f4a7c15ull) >> 58);
 }
 
-/* Set while the thread holds a stripe, from before it takes it to after it gives it back
- * (volatile: a signal handler on the thread reads it). */
-static __thread volatile bool mapping __attribute__((tls_model("initial-exec")));
-
 void *place_dry_alloc(struct place_tier *t, const struct place_request *r)
 {
     struct dry *e = place_libc_malloc(sizeof *e);
@@ -64,35 +60,31 @@ void *place_dry_alloc(struct place_tier *t, const struct place_request *r)
     place_stats_count(t->stats, PLACE_EV_ALLOCS, 1);
     *e = (struct dry){.p = p, .tier = t->index, .folded = folded, .bytes = r->size};
     unsigned s = stripe(p);
-    mapping = true;
     place_lock(&stripes[s].lock, PLACE_RANK_DRY);
     HASH_ADD_PTR(stripes[s].map, p, e);
     place_unlock(&stripes[s].lock, PLACE_RANK_DRY);
-    mapping = false;
     return p;
 }
 
 /* The planned tier that holds p, or -1; with take, p leaves the map and its tier, and
  * *folded says whether it was folded. The guard is up while a stripe is locked: a signal
  * handler that allocates meanwhile gets glibc's memory instead of waiting for the stripe
- * its own thread holds. Its free or usable size of that memory, while the thread it
- * interrupted holds a stripe, must neither wait for that stripe nor read a map halfway
- * changed: the block is glibc's (a planned block that such a handler frees stays in the
- * map, counted). */
+ * its own thread holds. Asked with the guard up (that handler's free or realloc of that
+ * memory, a library's that libplace called), the thread may hold the very stripe, or be
+ * midway through changing it: the answer is glibc's, which is what such a block is (a
+ * planned block that such a handler frees stays in the map, counted). */
 static int lookup(const void *p, bool take, bool *folded)
 {
-    if (mapping)
+    if (place_guarded())
         return -1;
     unsigned s = stripe(p);
     struct dry *e;
     uint8_t was = place_guard_enter();
-    mapping = true;
     place_lock(&stripes[s].lock, PLACE_RANK_DRY);
     HASH_FIND_PTR(stripes[s].map, &p, e);
     if (e && take)
         HASH_DEL(stripes[s].map, e);
     place_unlock(&stripes[s].lock, PLACE_RANK_DRY);
-    mapping = false;
     place_guard_leave(was);
     if (!e)
         return -1;

@@ -6,20 +6,14 @@
 #include "../base/fmt.h"
 #include "../base/out.h"
 
-static bool json(const struct place_emit *e)
-{
-    return e->form == PLACE_REPORT_JSON;
-}
-
 void place_emit_begin(struct place_emit *e, enum place_report_format form, int fd)
 {
     e->form = form;
-    e->fd = fd;
     e->held = 0;
     e->max_part = 0;
+    /* in place: a compound literal could be built on a signal handler's small stack */
+    memset(&e->json, 0, sizeof e->json);
     e->json.fd = fd;
-    e->json.depth = 0;
-    e->json.len = 0;
     place_emit_open(e, NULL, '{');
 }
 
@@ -27,50 +21,8 @@ void place_emit_end(struct place_emit *e)
 {
     place_emit_held(e);
     place_emit_close(e, '}');
-    if (json(e))
+    if (e->form == PLACE_REPORT_JSON)
         place_json_finish(&e->json);
-}
-
-void place_emit_open(struct place_emit *e, const char *key, char bracket)
-{
-    if (json(e))
-        place_json_open(&e->json, key, bracket);
-}
-
-void place_emit_close(struct place_emit *e, char bracket)
-{
-    if (json(e))
-        place_json_close(&e->json, bracket);
-}
-
-void place_emit_str(struct place_emit *e, const char *key, const char *s)
-{
-    if (json(e))
-        place_json_str(&e->json, key, s);
-}
-
-void place_emit_int(struct place_emit *e, const char *key, int64_t n)
-{
-    if (json(e))
-        place_json_int(&e->json, key, n);
-}
-
-void place_emit_uint(struct place_emit *e, const char *key, uint64_t n)
-{
-    if (json(e))
-        place_json_uint(&e->json, key, n);
-}
-
-void place_emit_bool(struct place_emit *e, const char *key, bool b)
-{
-    if (json(e))
-        place_json_bool(&e->json, key, b);
-}
-
-void place_emit_milli(struct place_emit *e, const char *key, uint64_t thousandths)
-{
-    if (json(e))
-        place_json_milli(&e->json, key, thousandths);
 }
 
 void place_emit_uint_or_null(struct place_emit *e, const char *key, bool known, uint64_t n)
@@ -84,7 +36,7 @@ void place_emit_uint_or_null(struct place_emit *e, const char *key, bool known, 
 /* A line is formatted where it would be held: after its part's byte, with its NUL. */
 void place_emit_line(struct place_emit *e, unsigned part, const char *fmt, ...)
 {
-    if (json(e))
+    if (e->form == PLACE_REPORT_JSON)
         return;
     char *at = e->hold + e->held;
     struct place_buf b = {.s = at + 1, .cap = PLACE_EMIT_LINE};
@@ -93,7 +45,7 @@ void place_emit_line(struct place_emit *e, unsigned part, const char *fmt, ...)
     place_vbprintf(&b, fmt, ap);
     va_end(ap);
     if (!part) {
-        place_line(e->fd, "%s", b.s);
+        place_line(e->json.fd, "%s", b.s);
         return;
     }
     *at = (char)part;
@@ -111,7 +63,7 @@ void place_emit_held(struct place_emit *e)
     for (unsigned part = 1; part <= e->max_part; part++)
         for (unsigned at = 0; at < e->held; at += (unsigned)strlen(e->hold + at + 1) + 2)
             if ((unsigned char)e->hold[at] == part)
-                place_line(e->fd, "%s", e->hold + at + 1);
+                place_line(e->json.fd, "%s", e->hold + at + 1);
     e->held = 0;
     e->max_part = 0;
 }

@@ -26,8 +26,7 @@ enum {
 
 struct place_emit {
     enum place_report_format form;
-    int fd;
-    struct place_json json;
+    struct place_json json; /* its fd is the text's too */
     unsigned held;          /* bytes of hold in use: lines as a part byte, then text, NUL */
     unsigned char max_part; /* the highest part held */
     char hold[PLACE_EMIT_HOLD + 1 + PLACE_EMIT_LINE]; /* and room for the line being formatted */
@@ -37,14 +36,27 @@ void place_emit_begin(struct place_emit *e, enum place_report_format form, int f
 /* Writes what is held or buffered. */
 void place_emit_end(struct place_emit *e);
 
-/* JSON: a value under key (NULL inside arrays), as base/json.h writes it. */
-void place_emit_open(struct place_emit *e, const char *key, char bracket); /* '{' or '[' */
-void place_emit_close(struct place_emit *e, char bracket);
-void place_emit_str(struct place_emit *e, const char *key, const char *s); /* NULL: null */
-void place_emit_int(struct place_emit *e, const char *key, int64_t n);
-void place_emit_uint(struct place_emit *e, const char *key, uint64_t n);
-void place_emit_bool(struct place_emit *e, const char *key, bool b);
-void place_emit_milli(struct place_emit *e, const char *key, uint64_t thousandths);
+/* JSON: a value under key (NULL inside arrays), as base/json.h writes it: place_emit_open
+ * ('{' or '['), _str (NULL: null), _int, _uint, _bool, _milli; and place_emit_close. */
+#define PLACE_EMIT_JSON(name, type)                                                            \
+    static inline void place_emit_##name(struct place_emit *e, const char *key, type v)       \
+    {                                                                                          \
+        if (e->form == PLACE_REPORT_JSON)                                                      \
+            place_json_##name(&e->json, key, v);                                               \
+    }
+PLACE_EMIT_JSON(open, char)
+PLACE_EMIT_JSON(str, const char *)
+PLACE_EMIT_JSON(int, int64_t)
+PLACE_EMIT_JSON(uint, uint64_t)
+PLACE_EMIT_JSON(bool, bool)
+PLACE_EMIT_JSON(milli, uint64_t)
+
+static inline void place_emit_close(struct place_emit *e, char bracket)
+{
+    if (e->form == PLACE_REPORT_JSON)
+        place_json_close(&e->json, bracket);
+}
+
 /* n, or null when it is not known */
 void place_emit_uint_or_null(struct place_emit *e, const char *key, bool known, uint64_t n);
 

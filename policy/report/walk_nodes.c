@@ -136,12 +136,12 @@ static void verified(struct place_emit *e, const struct place_node_row *n)
                       "; %llu of the %llu looked at never written (the kernel's zero page, "
                       "on no node), not counted",
                       (unsigned long long)v->untouched, (unsigned long long)v->looked);
+    uint64_t shown = v->all ? v->looked : v->resident;
     place_emit_line(
         e, PART_VERIFIED, "%s: %llu.%llu%% of %s%llu resident page%s on its nodes (move_pages)%s%s",
         n->name, (unsigned long long)(permille / 10), (unsigned long long)(permille % 10),
-        v->all ? "all " : "", (unsigned long long)(v->all ? v->looked : v->resident),
-        place_plural_s(v->resident), v->all || v->looked == v->resident ? "" : ", from a sample",
-        untouched);
+        v->all ? "all " : "", (unsigned long long)shown, place_plural_s(shown),
+        v->all || v->looked == v->resident ? "" : ", from a sample", untouched);
 }
 
 static void heaps(struct place_emit *e, const struct place_node_row *n)

@@ -22,12 +22,6 @@ enum place_part {
     PART_RULES,
 };
 
-/* "1 call", "2 calls" */
-static inline const char *place_plural_s(uint64_t n)
-{
-    return n == 1 ? "" : "s";
-}
-
 void place_walk_nodes(struct place_emit *e, const struct place_gathered *g); /* walk_nodes.c */
 void place_walk_sites(struct place_emit *e, const struct place_gathered *g); /* walk_sites.c */
 void place_walk_profile(struct place_emit *e, const struct place_gathered *g);

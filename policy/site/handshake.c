@@ -4,7 +4,6 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
-#include "../base/rank.h"
 #include "site.h"
 
 static _Atomic unsigned unwinding;
@@ -18,7 +17,6 @@ void place_unwind_begin(void)
         atomic_fetch_add(&unwinding, 1); /* seq_cst: seen by the fork before it reads */
         if (!atomic_load(&forking)) {
             mine = true;
-            place_rank_take(PLACE_RANK_UNWIND);
             return;
         }
         atomic_fetch_sub(&unwinding, 1);
@@ -29,7 +27,6 @@ void place_unwind_begin(void)
 
 void place_unwind_end(void)
 {
-    place_rank_drop(PLACE_RANK_UNWIND);
     mine = false;
     atomic_fetch_sub(&unwinding, 1);
 }

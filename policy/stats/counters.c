@@ -77,9 +77,11 @@ bool place_stats_reserve(struct place_node_stats *s, int64_t bytes, uint64_t lim
     /* seq_cst even when it only reads: a waiter's failed check must be ordered after its
      * registration as a waiter (policy/engine/chain.c) */
     int64_t now = atomic_load_explicit(&s->bytes, memory_order_seq_cst), after;
+    /* no node holds 8 EiB: a size past that (realloc to SIZE_MAX / 2; a size_t of 2^63 or
+     * more arrives negative) is refused, even where there is no limit */
+    if (bytes < 0)
+        return false;
     do {
-        /* no node holds 8 EiB: a size past that (realloc to SIZE_MAX / 2) is refused,
-         * even where there is no limit */
         if ((limit && (uint64_t)now + (uint64_t)bytes > limit) ||
             __builtin_add_overflow(now, bytes, &after))
             return false;

@@ -3,17 +3,13 @@ line for line: what `place-report render --libplace` prints, and the sentences t
 render's tables share with it. The library's walk (policy/report/walk*.c) is the
 reference; tests/bats/report_layout.bats holds the two equal, byte for byte."""
 
-from .report import OTHER_LIBRARIES
+from .report import OTHER_LIBRARIES, limit_text, plural, symmetric_size_text
 from .units import size_str
 
 PREFIX = "libplace: "
 LINE_MAX = 1022  # bytes, the prefix in: place_line (policy/base/out.c) cuts a line there
 FOLD_BUFFER = 64 << 20  # PLACE_FOLD_BUFFER (policy/engine/fold.h)
 STATS_BATCH = 1 << 20  # PLACE_STATS_BATCH (policy/stats/counters.h)
-
-
-def s_unless_one(n):
-    return "" if n == 1 else "s"
 
 
 def process_lines(doc):
@@ -24,9 +20,9 @@ def process_lines(doc):
     if signal is not None:
         asked = f", {'ended by' if ended_by else 'asked for by'} SIG{signal}"
     threads = doc["threads"]
-    return ["report of pid %d (%s)%s%s, %.3f s, allocations from %d thread%s (%d %s)"
-            % (doc["pid"], doc["program"], origin, asked, doc["seconds"], threads["allocating"],
-               s_unless_one(threads["allocating"]), threads["at_exit"],
+    return ["report of pid %d (%s)%s%s, %.3f s, allocations from %s (%d %s)"
+            % (doc["pid"], doc["program"], origin, asked, doc["seconds"],
+               plural(threads["allocating"], "thread"), threads["at_exit"],
                "running" if signal is not None else "at exit")]
 
 
@@ -38,8 +34,8 @@ def policy_lines(policy):
     inline = ""
     if policy["inline_rules"]:
         inline = " after LIBPLACE_RULES" if file else "LIBPLACE_RULES"
-    lines = ["policy %s%s, %d rule%s, text hash %s"
-             % (file, inline, policy["rules"], s_unless_one(policy["rules"]), policy["hash"])]
+    lines = ["policy %s%s, %s, text hash %s"
+             % (file, inline, plural(policy["rules"], "rule"), policy["hash"])]
     if policy["dry_run"]:
         lines.append("DRY RUN: every tier the policy declares is planned for as if this machine "
                      "had it; the memory itself came from dram, and a planned tier's figures are "
@@ -57,7 +53,7 @@ PRESSURE = ("refused", "fallbacks_in", "waits", "overflows", "failures", "reclai
 
 def use_row(n):
     return "%-12s %-8s %10s %10s %10s %12d %12d" % (
-        n["name"], n["kind"], size_str(n["limit"]) if n["limit"] else "none",
+        n["name"], n["kind"], limit_text(n["limit"]),
         size_str(n["in_use"]), size_str(n["peak"]), n["allocations"], n["frees"])
 
 
@@ -70,8 +66,8 @@ def pressure_row(n):
 
 def machine_line(n):
     if not n["available"] and not n.get("planned"):
-        return "%s: unavailable: %s; %d request%s skipped it" % (
-            n["name"], n["unavailable"], n["skipped"], s_unless_one(n["skipped"]))
+        return "%s: unavailable: %s; %s skipped it" % (
+            n["name"], n["unavailable"], plural(n["skipped"], "request"))
     if not n["available"]:
         return f"{n['name']}: planned (this machine: {n['unavailable']})"
     if n["machine"] is not None:
@@ -84,9 +80,9 @@ def heap_line(name, h):
     """A library's own heap in a tier: also the render's words for it."""
     others = h["owner"] == OTHER_LIBRARIES
     keeps = "keep heaps of their own" if others else "keeps a heap of its own"
-    return ("%s: %s %s here: %s in %d block%s now, %s at peak; the blocks handed out inside are "
-            "not seen" % (name, h["owner"], keeps, size_str(h["in_use"]), h["blocks"],
-                          s_unless_one(h["blocks"]), size_str(h["peak"])))
+    return ("%s: %s %s here: %s in %s now, %s at peak; the blocks handed out inside are "
+            "not seen" % (name, h["owner"], keeps, size_str(h["in_use"]),
+                          plural(h["blocks"], "block"), size_str(h["peak"])))
 
 
 def verified_line(name, v):
@@ -98,9 +94,9 @@ def verified_line(name, v):
     untouched = ("; %d of the %d looked at never written (the kernel's zero page, on no node), "
                  "not counted" % (untouched, v["looked"]) if untouched else "")
     every = v["exhaustive"]
-    return "%s: %d.%d%% of %s%d resident page%s on its nodes (move_pages)%s%s" % (
+    return "%s: %d.%d%% of %s%s on its nodes (move_pages)%s%s" % (
         name, permille // 10, permille % 10, "all " if every else "",
-        v["looked"] if every else v["resident"], s_unless_one(v["resident"]),
+        plural(v["looked"] if every else v["resident"], "resident page"),
         "" if every or v["looked"] == v["resident"] else ", from a sample", untouched)
 
 
@@ -133,18 +129,17 @@ def node_lines(doc):
 
 def symmetric_lines(heap):
     """A process's symmetric heap: also the render's words for it."""
-    lines = ["symmetric heap: %d call%s, peak %s (SHMEM_SYMMETRIC_SIZE=%dM would hold it), in use "
-             "%s, decisions %s" % (heap["calls"], s_unless_one(heap["calls"]),
-                                   size_str(heap["peak"]), heap["suggested_size"] >> 20,
-                                   size_str(heap["in_use"]), heap["digest"])]
-    lines += ["symmetric heap: pages bound to %s: %d block%s in all, %d now (%s)"
-              % (b["tier"], b["binds"], s_unless_one(b["binds"]), b["blocks"], size_str(b["bytes"]))
+    lines = ["symmetric heap: %s, peak %s (SHMEM_SYMMETRIC_SIZE=%s would hold it), in use %s, "
+             "decisions %s" % (plural(heap["calls"], "call"), size_str(heap["peak"]),
+                               symmetric_size_text(heap["suggested_size"]),
+                               size_str(heap["in_use"]), heap["digest"])]
+    lines += ["symmetric heap: pages bound to %s: %s in all, %d now (%s)"
+              % (b["tier"], plural(b["binds"], "block"), b["blocks"], size_str(b["bytes"]))
               for b in heap["bound"]]
     if heap["refused"] or heap["unbindable"]:
-        lines.append("symmetric heap: %d call%s refused by the symmetric tier's limit; %d "
-                     "binding%s refused by the kernel (mbind)"
-                     % (heap["refused"], s_unless_one(heap["refused"]), heap["unbindable"],
-                        s_unless_one(heap["unbindable"])))
+        lines.append("symmetric heap: %s refused by the symmetric tier's limit; %s refused by "
+                     "the kernel (mbind)"
+                     % (plural(heap["refused"], "call"), plural(heap["unbindable"], "binding")))
     return lines
 
 
@@ -197,8 +192,7 @@ def site_lines(sites):
     top = sites["top"]
     if not top:
         return []
-    lines = ["top %d site%s by bytes asked, of %d:"
-             % (len(top), s_unless_one(len(top)), sites["total"])]
+    lines = ["top %s by bytes asked, of %d:" % (plural(len(top), "site"), sites["total"])]
     for s in top:
         head = "  %10s %9d x  " % (size_str(s["bytes"]), s["allocations"])
         if s["site"] is None:  # every site that found the table full

@@ -312,6 +312,7 @@ def build_env(o, lib, policy, check=None):
     env = dict(os.environ)
     env.pop("LIBPLACE_LIB", None)  # placerun's, not libplace's: libplace would warn about it
     env.pop("LIBPLACE_CHECK", None)
+    env.pop("LIBPLACE_REPORT_PID", None)  # an outer placerun's: only this one's program reports
     if policy is not None:
         env["LIBPLACE_POLICY"] = policy
         env.pop("LIBPLACE_INLINE_POLICY", None)

@@ -5,7 +5,8 @@ import re
 import subprocess
 
 from .libplace_text import heap_line, symmetric_lines
-from .report import limit_text, plural, seconds, start_text, symmetric_majority, table
+from .report import (limit_text, plural, seconds, start_text, symmetric_majority,
+                     symmetric_size_text, table)
 from .units import size_str
 
 def dry_run_text(policy):
@@ -116,11 +117,6 @@ def node_lines(doc):
     if isinstance(doc.get("merged"), list):
         lines.append("peak of a merged report: the sum of each process's peak (an upper bound)")
     return lines
-
-
-def symmetric_size_text(size):
-    """A SHMEM_SYMMETRIC_SIZE value: whole MiB, rounded up, as "6M"."""
-    return f"{(size + (1 << 20) - 1) >> 20}M"
 
 
 PES_SHOWN = 16  # rows of a merged report's PE table, every divergent PE aside

@@ -495,6 +495,11 @@ def limit_text(limit):
     return size_str(limit) if limit else "none"
 
 
+def symmetric_size_text(size):
+    """A SHMEM_SYMMETRIC_SIZE value: whole MiB, rounded up, as "6M"."""
+    return f"{(size + (1 << 20) - 1) >> 20}M"
+
+
 def emit(text):
     """text on standard output. A write that fails (a full disk, standard output closed) is
     a Failure; a reader that left (BrokenPipeError) is main's to handle."""

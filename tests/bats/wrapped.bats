@@ -171,3 +171,25 @@ print(os.getpid(), child)'
     assert_equal "$(files)" "rank0.json rank1.json "
     assert_equal "$(whose rank0.json dram | cut -d' ' -f1)" python3
 }
+
+@test "a timeout the program runs passes the claim on: FILE stays the program's, and timeout's command reports beside it" {
+    run --separate-stderr "$PLACERUN" --membind=0 -r out.json -- "$PY" -c "
+import os, subprocess
+subprocess.run(['timeout', '60', '$PY', '-c', '''$APP'''], stdout=subprocess.DEVNULL, check=True)
+print(os.getpid())"
+    assert_success
+    assert_equal "$stderr" ""
+    programs_report out.json membind "$output"
+    [[ $(files) =~ ^out\.json\ out\.python3-[0-9]+\.json\ $ ]] || {
+        files
+        false
+    }
+}
+
+@test "an outer placerun's LIBPLACE_REPORT_PID does not reach what this one starts (a static program's children)" {
+    [ -x /bin/busybox ] || skip "no static busybox"
+    run --separate-stderr env LIBPLACE_REPORT_PID=1 "$PLACERUN" -r out.json -- \
+        /bin/busybox sh -c 'echo "pid=${LIBPLACE_REPORT_PID:-none}"'
+    assert_success
+    assert_output "pid=none"
+}

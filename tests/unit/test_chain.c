@@ -175,5 +175,13 @@ int main(void)
     CHECK_EQ(reclaim_calls, calls + 1);
     for (int k = 0; k < 5; k++)
         CHECK(b[k] != NULL);
+
+    /* no node holds 8 EiB, past its limit or not: a size of 2^63 or more is refused and
+     * leaves the count as it was */
+    int64_t before = place_stats_bytes(cache.stats);
+    CHECK(!place_tier_reserve(&cache, SIZE_MAX, true));
+    CHECK(!place_tier_reserve(&cache, (size_t)1 << 63, true));
+    CHECK(!place_tier_reserve(&cache, (size_t)INT64_MAX, true));
+    CHECK_EQ(place_stats_bytes(cache.stats), before);
     return CHECK_DONE();
 }
