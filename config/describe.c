@@ -205,6 +205,9 @@ static void place_describe_settings(struct place_json *j, const struct place_pol
     place_json_uint(j, "report_depth", p->report_depth);
     place_json_str(j, "wrappers", *p->wrappers ? p->wrappers : NULL);
     place_json_str(j, "heaps", *p->heaps ? p->heaps : NULL);
+    place_json_str(j, "profile", p->profile_access ? "access" : "off");
+    place_json_uint(j, "profile_min", p->profile_min);
+    place_json_uint(j, "profile_interval_ms", p->profile_interval_ms);
 }
 
 void place_describe_policy(const struct place_policy *p, int fd)

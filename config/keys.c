@@ -137,10 +137,9 @@ static bool set_dry_run(struct place_policy *p, void *o, const char *v, struct p
     return true;
 }
 
-/* A size of a page or more: each folded block keeps its first page to itself. */
-static bool set_fold_min(struct place_policy *p, void *o, const char *v, struct place_buf *why)
+/* A size of a page or more, into *out. */
+static bool page_or_more(const char *v, uint64_t *out, struct place_buf *why)
 {
-    (void)o;
     uint64_t n;
     if (!place_value_size(v, &n, why))
         return false;
@@ -148,7 +147,49 @@ static bool set_fold_min(struct place_policy *p, void *o, const char *v, struct 
         place_bprintf(why, "'%s' is less than a page; expected a size of 4K or more", v);
         return false;
     }
-    p->fold_min = n;
+    *out = n;
+    return true;
+}
+
+/* Each folded block keeps its first page to itself. */
+static bool set_fold_min(struct place_policy *p, void *o, const char *v, struct place_buf *why)
+{
+    (void)o;
+    return page_or_more(v, &p->fold_min, why);
+}
+
+/* off, or access: the access profile (stats/access.h). */
+static bool set_profile(struct place_policy *p, void *o, const char *v, struct place_buf *why)
+{
+    (void)o;
+    static const char *const words[] = {"off", "access", NULL};
+    int k;
+    if (!place_value_word(v, words, &k, why))
+        return false;
+    p->profile_access = k == 1;
+    return true;
+}
+
+/* A tracked block is a mapping of its own: a page at least. */
+static bool set_profile_min(struct place_policy *p, void *o, const char *v, struct place_buf *why)
+{
+    (void)o;
+    return page_or_more(v, &p->profile_min, why);
+}
+
+/* 10 ms to 60 s: below that the sampler's reads would cost more than they tell. */
+static bool set_profile_interval(struct place_policy *p, void *o, const char *v,
+                                 struct place_buf *why)
+{
+    (void)o;
+    unsigned ms;
+    if (!place_value_duration(v, &ms, why))
+        return false;
+    if (ms < 10 || ms > 60000) {
+        place_bprintf(why, "'%s' is out of range; expected 10ms to 60s", v);
+        return false;
+    }
+    p->profile_interval_ms = ms;
     return true;
 }
 
@@ -218,6 +259,9 @@ const struct place_key place_libplace_keys[] = {
     {"report_depth", set_report_depth, "LIBPLACE_REPORT_DEPTH", 0},
     {"wrappers", set_wrappers, "LIBPLACE_WRAPPERS", 0},
     {"heaps", set_heaps, "LIBPLACE_HEAPS", 0},
+    {"profile", set_profile, "LIBPLACE_PROFILE", 0},
+    {"profile_min", set_profile_min, "LIBPLACE_PROFILE_MIN", 0},
+    {"profile_interval", set_profile_interval, "LIBPLACE_PROFILE_INTERVAL", 0},
     {NULL, NULL, NULL, 0},
 };
 

@@ -90,6 +90,8 @@ void place_policy_init(struct place_policy *p, void (*fn)(void *ctx, const char 
     p->sample = PLACE_DEFAULT_SAMPLE;
     p->report_depth = PLACE_DEFAULT_REPORT_DEPTH;
     p->fold_min = PLACE_DEFAULT_FOLD_MIN;
+    p->profile_min = PLACE_DEFAULT_PROFILE_MIN;
+    p->profile_interval_ms = PLACE_DEFAULT_PROFILE_INTERVAL_MS;
     p->report_children = true;
     p->report_on_fatal = true;
     p->hash = 0xcbf29ce484222325ull;

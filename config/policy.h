@@ -26,6 +26,8 @@ enum {
     PLACE_DEFAULT_SAMPLE = 512 * 1024,
     PLACE_DEFAULT_REPORT_DEPTH = 4,
     PLACE_DEFAULT_FOLD_MIN = 1 << 20,
+    PLACE_DEFAULT_PROFILE_MIN = 1 << 20,
+    PLACE_DEFAULT_PROFILE_INTERVAL_MS = 100,
     PLACE_DEFAULT_WAIT_MS = 1000,
 };
 
@@ -138,6 +140,10 @@ struct place_policy {
     unsigned sites;
     uint64_t sample;       /* mean bytes between the profile's samples; 0: every allocation */
     unsigned report_depth; /* frames kept per site of the profile */
+    bool profile_access;   /* profile = access: blocks of profile_min bytes or more tracked
+                            * for how often they are touched (stats/access.h) */
+    uint64_t profile_min;  /* at least a page */
+    unsigned profile_interval_ms;
     char wrappers[256];    /* globs of the program's own allocation wrappers, ", " */
     char heaps[256];       /* globs of libraries (file or function names) that keep a GPU
                             * heap of their own, besides NVSHMEM, ", " */

@@ -22,10 +22,12 @@
 #include "../policy/engine/outside.h"
 #include "../policy/engine/place.h"
 #include "../policy/engine/sampler.h"
+#include "../policy/engine/tracked.h"
 #include "../policy/report/report.h"
 #include "../policy/site/modules.h"
 #include "../policy/site/shape.h"
 #include "../policy/site/site.h"
+#include "../policy/stats/access.h"
 #include "../policy/stats/heaps.h"
 #include "../policy/stats/site_reads.h"
 #include "../policy/stats/symmetric.h"
@@ -106,6 +108,7 @@ static void postfork_child(void)
         fork_table[k].child();
     }
     place_report_postfork_child();
+    place_access_postfork_child();
     place_run_mark_start(getppid());
     place_tiers_restart();
     place_heaps_restart();
@@ -195,6 +198,10 @@ __attribute__((constructor)) static void place_init(void)
     place_gates_set(reporting, placing && place_config.dry_run);
     if (placing)
         place_policy_start(&place_config);
+    /* a dry run's blocks are planned ones, which the profile does not track */
+    if (reporting && place_config.profile_access && !(placing && place_config.dry_run))
+        place_tracked_start(place_config.profile_min, place_config.profile_interval_ms,
+                            place_config.report_depth);
     if (reporting) {
         place_keep_stderr();
         place_timeline_start();

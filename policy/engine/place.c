@@ -14,6 +14,7 @@
 #include "chain.h"
 #include "dry.h"
 #include "sampler.h"
+#include "tracked.h"
 #include "whose.h"
 
 struct place_window place_window = {SIZE_MAX, 0};
@@ -131,6 +132,15 @@ static void *serve(int rule, struct place_request *r, unsigned *tier)
 {
     *tier = 0;
     if (rule < 0) {
+        /* the access profile's: its free finds it by the profile's filter */
+        if (__builtin_expect(place_tracked_min != 0, 0) && r->size >= place_tracked_min &&
+            !place_dry_run) {
+            void *p = place_tracked_alloc(r);
+            if (p) {
+                *tier = PLACE_TRACKED;
+                return p;
+            }
+        }
         void *p = place_glibc_alloc(r);
         if (p && r->refused) /* a realloc its tier refused: glibc took it in */
             place_stats_count(place_dram.stats, PLACE_EV_FALLBACKS_IN, 1);
@@ -148,7 +158,9 @@ static void *serve(int rule, struct place_request *r, unsigned *tier)
 static void *done(void *p, const struct place_request *r, unsigned tier, uint8_t was, int saved)
 {
     place_guard_leave(was);
-    if (tier == 0) {
+    if (tier == PLACE_TRACKED) /* dram's, counted whole: its weight is 1 */
+        place_count(1, 0, (int64_t)place_glibc_usable(p));
+    else if (tier == 0) {
         if (place_counting)
             place_count_glibc(p, r->size, r->ra);
     } else {

@@ -1,9 +1,12 @@
 #include "sampler.h"
 
+#include <string.h>
+
 #include "../base/clock.h"
 #include "../base/glibc.h"
 #include "../site/site.h"
 #include "../stats/threads.h"
+#include "tracked.h"
 
 static unsigned depth = 4;
 static bool ready; /* libplace's constructor has run */
@@ -64,23 +67,28 @@ void place_sample(void *p, size_t size, unsigned tier, uintptr_t ra)
         place_count(0, 0, dram);
 }
 
-/* The weight dram's estimate loses. */
-static int64_t unsample(void *p)
+/* The weight dram's estimate loses; *tracked says p was a tracked block, which is
+ * unmapped here when unmap is true. */
+static int64_t unsample(void *p, bool *tracked, bool unmap)
 {
+    *tracked = false;
     if (place_guarded()) /* a signal handler's free inside libplace: its record stays, and
                           * goes when the address is sampled or freed again */
         return 0;
     unsigned tier;
     int64_t held;
     uint8_t was = place_guard_enter();
-    bool found = place_profile_remove(p, &tier, &held);
+    bool found = place_profile_remove(p, &tier, &held, tracked);
+    if (*tracked && unmap)
+        place_tracked_unmap(p);
     place_guard_leave(was);
     return found && tier == 0 ? held : 0;
 }
 
 void place_unsample(void *p)
 {
-    int64_t held = unsample(p);
+    bool tracked;
+    int64_t held = unsample(p, &tracked, true);
     if (held)
         place_count(0, 0, -held);
 }
@@ -98,11 +106,40 @@ void place_count_glibc(void *p, size_t size, uintptr_t ra)
         place_sample(p, size, 0, ra);
 }
 
-void place_uncount_glibc(void *p)
+bool place_uncount_glibc(void *p)
 {
     if (place_guarded()) /* libplace's own free */
-        return;
-    place_count(0, 1, place_profile_maybe(p) ? -unsample(p) : 0);
+        return false;
+    bool tracked = false;
+    place_count(0, 1, place_profile_maybe(p) ? -unsample(p, &tracked, true) : 0);
+    return tracked;
+}
+
+/* realloc of a tracked block, or of a glibc block to a size the profile tracks: a new
+ * block (tracked when big enough), the contents copied, the old one freed; NULL, and p
+ * kept, when there is none (a tracked one then no longer tracked: its free unmaps its
+ * pages, and leaves its two guard pages' addresses taken). */
+static void *moved(void *p, size_t size, uintptr_t ra, bool tracked)
+{
+    size_t old = place_glibc_usable(p);
+    struct place_request r = {.size = size, .call = PLACE_MALLOC, .ra = ra};
+    uint8_t was = place_guard_enter();
+    void *q = size >= place_tracked_min ? place_tracked_alloc(&r) : NULL;
+    bool is_tracked = q != NULL;
+    if (!q)
+        q = place_libc_malloc(size);
+    place_guard_leave(was);
+    if (!q)
+        return NULL;
+    memcpy(q, p, old < size ? old : size);
+    if (tracked)
+        place_tracked_unmap(p);
+    else
+        place_libc_free(p);
+    place_count(1, 1, is_tracked ? (int64_t)place_glibc_usable(q) : 0);
+    if (!is_tracked && place_sample_due(size))
+        place_sample(q, size, 0, ra);
+    return q;
 }
 
 void *place_realloc_counted(void *p, size_t size, uintptr_t ra)
@@ -111,7 +148,17 @@ void *place_realloc_counted(void *p, size_t size, uintptr_t ra)
         return place_libc_realloc(p, size);
     /* forgotten before glibc frees it: another thread may be handed the address at once.
      * A realloc that fails keeps its block, no longer sampled. */
-    int64_t held = p && place_profile_maybe(p) ? unsample(p) : 0;
+    bool tracked = false;
+    int64_t held = p && place_profile_maybe(p) ? unsample(p, &tracked, false) : 0;
+    if (tracked && size == 0) {
+        place_tracked_unmap(p);
+        place_count(0, 1, -held);
+        return NULL;
+    }
+    if (p && size && (tracked || (place_tracked_min && size >= place_tracked_min))) {
+        place_count(0, 0, -held);
+        return moved(p, size, ra, tracked);
+    }
     void *q = place_libc_realloc(p, size);
     bool freed = p && (q || size == 0);
     place_count(q != NULL, freed, -held);

@@ -10,6 +10,7 @@
 #ifndef PLACE_SAMPLER_H
 #define PLACE_SAMPLER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,8 +42,10 @@ static inline void place_sample_free(void *p)
  * counted in the thread's own counts (stats/threads.h), and a sample when one is due. */
 void place_count_glibc(void *p, size_t size, uintptr_t ra);
 
-/* A glibc block's free, counted (a sampled one's weight leaves dram's estimate). */
-void place_uncount_glibc(void *p);
+/* A glibc block's free, counted (a sampled one's weight leaves dram's estimate): true
+ * when p was a tracked block (engine/tracked.h), which is unmapped, else the caller
+ * frees it. */
+bool place_uncount_glibc(void *p);
 
 void *place_realloc_counted(void *p, size_t size, uintptr_t ra);
 

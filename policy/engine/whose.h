@@ -63,8 +63,8 @@ static inline void place_free_unowned(void *p)
         if (place_dry_free(p))
             return;
     }
-    if (place_counting && !place_count_free(p))
-        place_uncount_glibc(p);
+    if (place_counting && !place_count_free(p) && place_uncount_glibc(p))
+        return; /* tracked: unmapped */
     place_libc_free(p);
 }
 

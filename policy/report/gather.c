@@ -146,6 +146,23 @@ static void profile(struct place_gathered *g)
     g->nprofile = place_profile_top(rows, want, &g->total_profile, &g->sample, &g->lost, !g->signal);
     for (unsigned k = 0; k < g->nprofile; k++)
         g->profile[k].r = rows[k];
+    place_access_state(&g->access);
+    g->nhot = g->access.on ? place_profile_hottest(rows, PLACE_MAX_HOT, &g->tracking, !g->signal)
+                           : 0;
+    for (unsigned k = 0; k < g->nhot; k++)
+        g->hot[k].r = rows[k];
+}
+
+static void frames(struct place_profile_site *p, bool wait)
+{
+    static struct place_where w;
+    for (unsigned f = 0; f < p->r.n; f++) {
+        struct place_frame *out = &p->frames[f];
+        place_modules_where(p->r.frames[f], &w, wait);
+        struct place_buf site = PLACE_BUF(out->site), symbol = PLACE_BUF(out->symbol);
+        place_bprintf(&site, "%s", w.site);
+        place_bprintf(&symbol, "%s", w.symbol);
+    }
 }
 
 /* Symbolizing reads symbol tables, which may allocate (the module table): with the guard
@@ -157,15 +174,10 @@ static void symbolize(struct place_gathered *g)
     for (unsigned k = 0; k < g->nsites; k++)
         if (g->sites[k].ra)
             place_modules_where(g->sites[k].ra, &g->sites[k].where, !g->signal);
-    static struct place_where w;
     for (unsigned k = 0; k < g->nprofile; k++)
-        for (unsigned f = 0; f < g->profile[k].r.n; f++) {
-            struct place_frame *out = &g->profile[k].frames[f];
-            place_modules_where(g->profile[k].r.frames[f], &w, !g->signal);
-            struct place_buf site = PLACE_BUF(out->site), symbol = PLACE_BUF(out->symbol);
-            place_bprintf(&site, "%s", w.site);
-            place_bprintf(&symbol, "%s", w.symbol);
-        }
+        frames(&g->profile[k], !g->signal);
+    for (unsigned k = 0; k < g->nhot; k++)
+        frames(&g->hot[k], !g->signal);
     place_guard_leave(was);
 }
 

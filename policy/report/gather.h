@@ -13,6 +13,7 @@
 #include "../site/modules.h"
 #include "../stats/counters.h"
 #include "../stats/heaps.h"
+#include "../stats/access.h"
 #include "../stats/profile.h"
 #include "../stats/symmetric.h"
 #include "../stats/timeline.h"
@@ -53,7 +54,7 @@ struct place_site_row {
 };
 
 /* One site of the profile: estimates (stats/profile.h) and its frames, symbolized. */
-enum { PLACE_MAX_PROFILE = 100 };
+enum { PLACE_MAX_PROFILE = 100, PLACE_MAX_HOT = 32 };
 struct place_frame {
     char site[128];   /* "module+0xOFF" */
     char symbol[256]; /* "module!function+0xOFF", "" when no symbol covers it */
@@ -92,6 +93,11 @@ struct place_gathered {
     uint64_t sample, lost; /* the mean interval (0: every allocation); samples not kept */
     unsigned nprofile, total_profile;
     struct place_profile_site profile[PLACE_MAX_PROFILE];
+    /* the access profile (stats/access.h): its sampler, and the sites hottest per byte */
+    struct place_access_state access;
+    struct place_profile_tracking tracking;
+    unsigned nhot;
+    struct place_profile_site hot[PLACE_MAX_HOT];
     /* the symmetric heap, when a SHMEM call was seen: its decisions and its node */
     bool symmetric;
     struct place_symmetric_stats shmem;

@@ -48,6 +48,10 @@ struct site {
     uint64_t samples;
     double calls, bytes, live, peak;
     double tier_bytes[PLACE_MAX_TIERS];
+    /* the access profile: its tracked blocks, and their readings summed over intervals */
+    uint64_t tracked_blocks, tracked_live, tracked_peak;
+    double touched_sum, touched_peak, live_sum, written_sum, written_live_sum;
+    uint64_t touched_now; /* the interval being added */
 };
 static struct site sites[SITES + 1];
 
@@ -57,10 +61,20 @@ struct block {
     uint32_t tier;
     double asked; /* weight, in bytes asked */
     int64_t held; /* weight, in bytes its node counts */
+    uint32_t track; /* a tracked block: its index in tracked[], plus one */
 };
 static struct block *blocks;
 static size_t capacity, used;
 static uint64_t lost;
+
+/* The tracked blocks, packed: a removal moves the last one into its place. */
+struct track {
+    struct place_tracked t;
+    uintptr_t p;
+};
+static struct track *tracked;
+static size_t ntracked, tracked_cap;
+static uint64_t intervals, tracked_blocks, tracked_live, tracked_peak;
 
 static uint64_t mix(uint64_t x)
 {
@@ -131,6 +145,25 @@ static bool room(void)
     return true;
 }
 
+/* Room for one more tracked block: the array doubles, mapped as the table is. */
+static bool track_room(void)
+{
+    if (ntracked < tracked_cap)
+        return true;
+    size_t cap = tracked_cap ? 2 * tracked_cap : 256;
+    size_t bytes = cap * sizeof(struct track);
+    struct track *t = place_reserve(&bytes, bytes, MAP_NORESERVE);
+    if (!t)
+        return false;
+    if (tracked) {
+        memcpy(t, tracked, ntracked * sizeof *t);
+        munmap(tracked, tracked_cap * sizeof *tracked);
+    }
+    tracked = t;
+    tracked_cap = cap;
+    return true;
+}
+
 static struct block *find(uintptr_t p)
 {
     if (!capacity)
@@ -159,6 +192,35 @@ static void erase(struct block *b)
     used--;
 }
 
+/* Tracked block b joins tracked[] (its site's tracked bytes counted), or leaves it. */
+static void track_add(struct block *b, const struct place_sample *s)
+{
+    tracked[ntracked] = (struct track){{s->start, s->len, b->site}, b->p};
+    b->track = (uint32_t)++ntracked;
+    struct site *e = &sites[b->site];
+    e->tracked_blocks++;
+    e->tracked_live += s->asked;
+    if (e->tracked_live > e->tracked_peak)
+        e->tracked_peak = e->tracked_live;
+    tracked_blocks++;
+    tracked_live += s->asked;
+    if (tracked_live > tracked_peak)
+        tracked_peak = tracked_live;
+}
+
+static struct block *find(uintptr_t p);
+
+static void track_remove(const struct block *b)
+{
+    size_t k = b->track - 1;
+    sites[b->site].tracked_live -= (uint64_t)b->asked;
+    tracked_live -= (uint64_t)b->asked;
+    if (k != --ntracked) {
+        tracked[k] = tracked[ntracked];
+        find(tracked[k].p)->track = (uint32_t)k + 1;
+    }
+}
+
 static void account(struct site *s, const struct block *b, double calls, int sign)
 {
     s->live += sign * b->asked;
@@ -172,39 +234,62 @@ static void account(struct site *s, const struct block *b, double calls, int sig
     }
 }
 
-int64_t place_profile_add(const void *p, const struct place_sample *s)
+/* Records block p with probability prob; false when the tables had no room (counted as
+ * lost, unless tracked: the caller then makes the block glibc's). */
+static bool add(const void *p, const struct place_sample *s, double prob, int64_t *dram)
 {
-    double prob = rate ? -expm1(-(double)s->asked / (double)rate) : 1;
-    if (prob <= 0)
-        return 0;
     struct block b = {
         .p = (uintptr_t)p,
         .tier = s->tier < PLACE_MAX_TIERS ? s->tier : 0,
         .asked = (double)s->asked / prob,
         .held = (int64_t)((double)s->held / prob + 0.5),
     };
-    int64_t dram = b.tier == 0 ? b.held : 0;
+    *dram = b.tier == 0 ? b.held : 0;
+    bool kept = true;
     place_lock(&lock, PLACE_RANK_PROFILE);
     b.site = site_of(s);
     struct block *old = find(b.p); /* a block freed unseen (by a signal handler) */
     if (old) {
         account(&sites[old->site], old, 0, -1);
-        dram -= old->tier == 0 ? old->held : 0;
+        *dram -= old->tier == 0 ? old->held : 0;
+        if (old->track) /* freed by a signal handler inside libplace: glibc unmapped it */
+            track_remove(old);
         *old = b;
-    } else if (room()) {
+    } else if ((!s->len || track_room()) && room()) {
         put(blocks, capacity, &b);
         used++;
         filter_add(b.p, 1);
+        old = find(b.p);
     } else {
-        lost++;
-        dram = 0;
+        kept = false;
+        lost += !s->len;
+        *dram = 0;
     }
-    account(&sites[b.site], &b, 1 / prob, 1);
+    if (kept) {
+        if (s->len)
+            track_add(old, s);
+        account(&sites[b.site], &b, 1 / prob, 1);
+    }
     place_unlock(&lock, PLACE_RANK_PROFILE);
+    return kept;
+}
+
+int64_t place_profile_add(const void *p, const struct place_sample *s)
+{
+    double prob = rate ? -expm1(-(double)s->asked / (double)rate) : 1;
+    int64_t dram = 0;
+    if (prob > 0)
+        add(p, s, prob, &dram);
     return dram;
 }
 
-bool place_profile_remove(const void *p, unsigned *tier, int64_t *held)
+bool place_profile_track(const void *p, const struct place_sample *s)
+{
+    int64_t dram;
+    return add(p, s, 1, &dram);
+}
+
+bool place_profile_remove(const void *p, unsigned *tier, int64_t *held, bool *track)
 {
     place_lock(&lock, PLACE_RANK_PROFILE);
     struct block *b = find((uintptr_t)p);
@@ -212,6 +297,9 @@ bool place_profile_remove(const void *p, unsigned *tier, int64_t *held)
         account(&sites[b->site], b, 0, -1);
         *tier = b->tier;
         *held = b->held;
+        *track = b->track != 0;
+        if (b->track)
+            track_remove(b);
         filter_add(b->p, -1);
         erase(b);
     }
@@ -224,6 +312,27 @@ bool place_profile_remove(const void *p, unsigned *tier, int64_t *held)
 static uint64_t count(double v)
 {
     return v > 0 ? (uint64_t)(v + 0.5) : 0;
+}
+
+static struct place_profile_access access_of(const struct site *s)
+{
+    if (!s->tracked_blocks)
+        return (struct place_profile_access){.written_share = -1};
+    double n = intervals ? (double)intervals : 1;
+    struct place_profile_access a = {
+        .blocks = s->tracked_blocks,
+        .peak = s->tracked_peak,
+        .live_mean = count(s->live_sum / n),
+        .touched_mean = count(s->touched_sum / n),
+        .touched_peak = count(s->touched_peak),
+        /* a block freed between the copy the sampler reads and these sums is touched
+         * but no longer live: at most all */
+        .touched_share = s->live_sum > 0 ? fmin(s->touched_sum / s->live_sum, 1) : 0,
+        .written_share =
+            s->written_live_sum > 0 ? fmin(s->written_sum / s->written_live_sum, 1) : -1,
+    };
+    a.heat = s->tracked_peak ? count(s->touched_sum / n / (double)s->tracked_peak * 1e6) : 0;
+    return a;
 }
 
 static struct place_profile_row row_of(const struct site *s)
@@ -240,6 +349,7 @@ static struct place_profile_row row_of(const struct site *s)
     memcpy(r.frames, s->frames, sizeof r.frames);
     for (unsigned k = 0; k < PLACE_MAX_TIERS; k++)
         r.tier_bytes[k] = count(s->tier_bytes[k]);
+    r.access = access_of(s);
     return r;
 }
 
@@ -261,6 +371,58 @@ unsigned place_profile_top(struct place_profile_row *out, unsigned n, unsigned *
     if (locked)
         place_unlock(&lock, PLACE_RANK_PROFILE);
     return got;
+}
+
+unsigned place_profile_hottest(struct place_profile_row *out, unsigned n,
+                               struct place_profile_tracking *all, bool wait)
+{
+    bool locked = place_lock_or_try(&lock, PLACE_RANK_PROFILE, wait);
+    unsigned got = 0;
+    for (unsigned j = 0; j < SITES; j++) {
+        if (!sites[j].tracked_blocks)
+            continue;
+        struct place_profile_row r = row_of(&sites[j]);
+        PLACE_TOP_INSERT(out, n, &got, r, access.heat);
+    }
+    *all = (struct place_profile_tracking){intervals, tracked_blocks, tracked_live, tracked_peak};
+    if (locked)
+        place_unlock(&lock, PLACE_RANK_PROFILE);
+    return got;
+}
+
+size_t place_profile_tracked(struct place_tracked *out, size_t cap)
+{
+    place_lock(&lock, PLACE_RANK_PROFILE);
+    size_t n = ntracked;
+    for (size_t k = 0; k < n && k < cap; k++)
+        out[k] = tracked[k].t;
+    place_unlock(&lock, PLACE_RANK_PROFILE);
+    return n;
+}
+
+void place_profile_touched(const struct place_touch *t, size_t n, bool written)
+{
+    place_lock(&lock, PLACE_RANK_PROFILE);
+    for (size_t k = 0; k < n; k++)
+        if (t[k].site < SITES) {
+            sites[t[k].site].touched_now += t[k].touched;
+            sites[t[k].site].written_sum += (double)t[k].written;
+        }
+    intervals++;
+    for (unsigned j = 0; j < SITES; j++) {
+        struct site *e = &sites[j];
+        if (!e->tracked_blocks)
+            continue;
+        double touched = (double)e->touched_now;
+        e->touched_sum += touched;
+        if (touched > e->touched_peak)
+            e->touched_peak = touched;
+        e->live_sum += (double)e->tracked_live;
+        if (written)
+            e->written_live_sum += (double)e->tracked_live;
+        e->touched_now = 0;
+    }
+    place_unlock(&lock, PLACE_RANK_PROFILE);
 }
 
 void place_profile_prefork(void)

@@ -71,6 +71,10 @@ struct place_sample {
     unsigned n;
     size_t asked, held; /* the size asked for, and what its node counts */
     unsigned tier;      /* the node that holds it */
+    /* a tracked block (stats/access.h): every one is recorded (weight 1), and its
+     * mapping's pages, from start, len bytes, are read for accesses */
+    uintptr_t start;
+    size_t len;
 };
 
 /* Records block p, sampled as s says; returns what dram's estimate of bytes in use
@@ -79,9 +83,50 @@ struct place_sample {
  * block freed unseen at the same address, whose record it replaces. */
 int64_t place_profile_add(const void *p, const struct place_sample *s);
 
-/* Forgets p if it is a sampled block: true, with the node that held it and its weight
- * in held bytes, which that node's estimate loses. */
-bool place_profile_remove(const void *p, unsigned *tier, int64_t *held);
+/* Records tracked block p (s->start, s->len set) with weight 1: false when the tables
+ * have no room for it, and nothing is recorded. */
+bool place_profile_track(const void *p, const struct place_sample *s);
+
+/* Forgets p if it is a sampled block: true, with the node that held it, its weight in
+ * held bytes, which that node's estimate loses, and whether it is tracked (its mapping is
+ * the caller's to unmap). */
+bool place_profile_remove(const void *p, unsigned *tier, int64_t *held, bool *tracked);
+
+/* A tracked block's mapping as the sampler reads it. */
+struct place_tracked {
+    uintptr_t start; /* the pages the program's block lies in */
+    size_t len;
+    uint32_t site;
+};
+
+/* Copies the tracked blocks into out (cap of them); returns how many there are, which
+ * may be more than cap. */
+size_t place_profile_tracked(struct place_tracked *out, size_t cap);
+
+/* One interval's reading of a tracked block: bytes of its pages touched, and written
+ * (when soft-dirty bits were read this interval). */
+struct place_touch {
+    uint32_t site;
+    uint64_t touched, written;
+};
+
+/* Adds one interval's readings (n of them) to their sites; `written` says whether the
+ * readings' written bytes were read. Every site with tracked bytes live counts the
+ * interval, touched or not. */
+void place_profile_touched(const struct place_touch *t, size_t n, bool written);
+
+/* What the access profile says of a site (all 0 when it has no tracked block). */
+struct place_profile_access {
+    uint64_t blocks;       /* tracked blocks allocated */
+    uint64_t peak;         /* the most bytes of tracked blocks live at once */
+    uint64_t live_mean;    /* tracked bytes live, mean over the intervals */
+    uint64_t touched_mean; /* bytes touched per interval, mean over every interval */
+    uint64_t touched_peak;
+    double touched_share; /* of the bytes live in the intervals, the share touched */
+    double written_share; /* of the bytes live in the intervals read for it, the share
+                           * written; < 0: never read */
+    uint64_t heat;        /* touched_mean per byte of peak, in millionths (the ranking) */
+};
 
 /* One site of the profile, as it stands: estimates, rounded, in bytes asked. */
 struct place_profile_row {
@@ -89,6 +134,7 @@ struct place_profile_row {
     unsigned n;
     uint64_t samples, calls, bytes, live, peak, mean; /* mean: bytes per call */
     uint64_t tier_bytes[PLACE_MAX_TIERS];
+    struct place_profile_access access;
 };
 
 /* The n sites with the most bytes, largest first, into out; returns how many, with the
@@ -96,6 +142,17 @@ struct place_profile_row {
  * could not keep in *lost. Without wait, a busy table is read as it stands. */
 unsigned place_profile_top(struct place_profile_row *out, unsigned n, unsigned *total,
                            uint64_t *rate, uint64_t *lost, bool wait);
+
+/* The tracked blocks of the whole process. */
+struct place_profile_tracking {
+    uint64_t intervals; /* read so far */
+    uint64_t blocks, live, peak; /* blocks tracked, bytes of them live now and at most */
+};
+
+/* The n sites with tracked blocks hottest per byte (access.heat), hottest first; returns
+ * how many, with the process's figures in *all. */
+unsigned place_profile_hottest(struct place_profile_row *out, unsigned n,
+                               struct place_profile_tracking *all, bool wait);
 
 /* The lock, held across fork. */
 void place_profile_prefork(void);

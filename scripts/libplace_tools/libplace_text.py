@@ -207,7 +207,7 @@ def site_lines(sites):
 def profile_lines(profile, first_node):
     top = profile["top"]
     if not top:
-        return []
+        return access_lines(profile["access"]) if "access" in profile else []
     if profile["sample"] == "all":
         title = "allocation sites, every allocation (sample = all)"
     else:
@@ -226,9 +226,60 @@ def profile_lines(profile, first_node):
         lines.append("  %10s %10d %10s %10s %10s  %s%s%s" % (
             size_str(s["bytes"]), s["calls"], size_str(s["live"]), size_str(s["peak"]),
             size_str(s["mean_size"]), at, " -> " if tiers else "", tiers))
+    if "access" in profile:
+        lines += access_lines(profile["access"])
     if profile["lost"]:
         lines.append("%d samples could not be kept (no memory for the table): their frees are "
                      "not seen, so live bytes are overstated" % profile["lost"])
+    return lines
+
+
+def access_lines(access):
+    """The access profile's part: what its figure means, the hottest sites, its cost."""
+    tracked, untracked = access["tracked"], access["untracked"]
+    hot, lines = access["hottest"], []
+    minimum = size_str(access["min"])
+    if access["state"] != "on":
+        lines.append(f"access profile {access['state']}; sites ranked by bytes only")
+    elif not tracked["blocks"]:
+        lines.append(f"access profile: no block of {minimum} or more was allocated, none "
+                     "tracked (profile_min)")
+    else:
+        mean_us = round(access["interval_mean_ms"] * 1000)
+        n = access["intervals"]
+        lines += [
+            f"hottest sites per byte, of {len(hot)} tracked (blocks of {minimum} or more, "
+            f"{plural(tracked['blocks'], 'block')}, {size_str(tracked['peak'])} at peak), read "
+            f"{n} time{'' if n == 1 else 's'} every {mean_us // 1000}.{mean_us % 1000 // 100} ms "
+            "on average:",
+            "  touched: bytes of the site's blocks whose pages were accessed at least once in an "
+            "interval, not a count of accesses; "
+            + ("written: of its live bytes, the share written in the intervals read for it "
+               "(soft-dirty bits); 4 KiB" if access["written"]
+               else "written: not read (no soft-dirty bits here); 4 KiB") + " pages",
+            "  %10s %10s %10s %8s %8s  %s" % (
+                "peak", "touched", "most", "share", "written",
+                "site (touched: per interval on average, most: in one interval; share: of its "
+                "live bytes)")]
+
+    def percent(share):
+        return "-" if share is None else f"{(round(share * 1000) + 5) // 10}%"
+
+    for s in hot:
+        a = s["access"]
+        at = where(s["frames"][0]) + "".join(
+            " < " + caller(f) for f in s["frames"][1:told_apart(s, hot)])
+        lines.append("  %10s %10s %10s %8s %8s  %s" % (
+            size_str(a["peak"]), size_str(a["touched_mean"]), size_str(a["touched_peak"]),
+            percent(a["touched_share"]), percent(a["written_share"]), at))
+    if tracked["blocks"]:
+        cost_us = round(access["cost_ms"] * 1000)
+        lines.append("  the sampler took %d.%03d s of CPU" % (cost_us // 1000000,
+                                                           cost_us // 1000 % 1000))
+    if untracked["blocks"]:
+        lines.append(f"  {plural(untracked['blocks'], 'block')} of {minimum} or more "
+                     f"({size_str(untracked['bytes'])}) stayed untracked: an alignment past a "
+                     "page, or no mapping or table room for it")
     return lines
 
 
