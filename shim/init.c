@@ -198,8 +198,10 @@ __attribute__((constructor)) static void place_init(void)
     place_gates_set(reporting, placing && place_config.dry_run);
     if (placing)
         place_policy_start(&place_config);
-    /* a dry run's blocks are planned ones, which the profile does not track */
-    if (reporting && place_config.profile_access && !(placing && place_config.dry_run))
+    if (reporting && place_config.profile_access && placing && place_config.dry_run)
+        place_access_refuse(place_config.profile_interval_ms, place_config.profile_min,
+                            "a dry run's blocks are planned, not tracked");
+    else if (reporting && place_config.profile_access)
         place_tracked_start(place_config.profile_min, place_config.profile_interval_ms,
                             place_config.report_depth);
     if (reporting) {

@@ -27,8 +27,9 @@ static size_t page_size(void)
     return (size_t)sysconf(_SC_PAGESIZE);
 }
 
-/* The pages the program's block lies in: between the guards, the header in the first. */
-static void *map(size_t size, size_t align, size_t *data)
+/* The program's block, in pages of its own (*start, *data bytes) between the guards,
+ * its header in the first. */
+static void *map(size_t size, size_t align, uintptr_t *start, size_t *data)
 {
     size_t page = page_size();
     size_t head = align > 2 * PLACE_GLIBC_WORD ? align : 2 * PLACE_GLIBC_WORD;
@@ -46,6 +47,7 @@ static void *map(size_t size, size_t align, size_t *data)
         return NULL;
     }
     place_glibc_mmapped_header(base + page + head, base + page, *data);
+    *start = (uintptr_t)(base + page);
     return base + page + head;
 }
 
@@ -58,8 +60,9 @@ void place_tracked_unmap(void *p)
 
 void *place_tracked_alloc(const struct place_request *r)
 {
+    uintptr_t start;
     size_t data;
-    void *p = map(r->size, r->call == PLACE_ALIGNED ? r->align : 0, &data);
+    void *p = map(r->size, r->call == PLACE_ALIGNED ? r->align : 0, &start, &data);
     if (!p) {
         place_access_untracked(r->size);
         return NULL;
@@ -67,7 +70,7 @@ void *place_tracked_alloc(const struct place_request *r)
     struct place_sample s = {
         .asked = r->size,
         .held = place_glibc_usable(p),
-        .start = (uintptr_t)p & ~(uintptr_t)(page_size() - 1),
+        .start = start,
         .len = data,
     };
     s.n = place_site_frames(r->ra, depth, s.frames);

@@ -38,6 +38,12 @@ void place_access_start(unsigned interval_ms, uint64_t min)
     min_bytes = min;
 }
 
+void place_access_refuse(unsigned interval_ms, uint64_t min, const char *why)
+{
+    place_access_start(interval_ms, min);
+    refused = why;
+}
+
 void place_access_untracked(uint64_t bytes)
 {
     __atomic_add_fetch(&untracked_blocks, 1, __ATOMIC_RELAXED);

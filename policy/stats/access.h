@@ -26,6 +26,10 @@
  * the first place_access_ensure. */
 void place_access_start(unsigned interval_ms, uint64_t min);
 
+/* The access profile was asked for and cannot run (why: a sentence's end): the report
+ * says so. */
+void place_access_refuse(unsigned interval_ms, uint64_t min, const char *why);
+
 /* A tracked block was added: the sampler runs from now on (started if it is not). Called
  * with the guard up, outside every lock. */
 void place_access_ensure(void);

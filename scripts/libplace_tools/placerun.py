@@ -26,7 +26,7 @@ EXIT_NOTFOUND = 127
 
 USAGE = (
     "usage: placerun [-p POLICY|-] [-r REPORT] [--rule RULE]... [--membind|--preferred|--interleave=NODES] "
-    "[--hbw] [--pinned] [--dry-run[=fold]] [--verify] [--lib PATH] [--] PROGRAM [ARGS...] | "
+    "[--hbw] [--pinned] [--dry-run[=fold]] [--verify] [--profile] [--lib PATH] [--] PROGRAM [ARGS...] | "
     "placerun --check POLICY | placerun --tiers [--json] [-p POLICY] (placerun --help for more)"
 )
 
@@ -56,6 +56,11 @@ options:
   --dry-run[=fold]      plan instead of place: decide and count, but take all memory
                         from dram (LIBPLACE_DRY_RUN=1); =fold backs big planned blocks
                         with one small shared buffer, their contents garbage
+  --profile             profile accesses as well as bytes: every block of profile_min
+                        (1 MiB) or more that no rule places is tracked for how often
+                        it is touched, and the report ranks the sites hottest per byte
+                        (LIBPLACE_PROFILE=access); place-report advise reads it.
+                        Use a JSON report: -r profile.json
   --verify              check every resident page of each tier that binds memory to
                         nodes, not a sample, and report the result (LIBPLACE_VERIFY=all)
   --check               check the policy and rules, print every error (or a summary)
@@ -134,6 +139,7 @@ class Options:
         self.check = False
         self.tiers = False
         self.verify = False
+        self.profile = False
         self.lib = None
         self.lib_source = None  # "--lib", "LIBPLACE_LIB" or None (found next to placerun)
         self.help = False
@@ -196,6 +202,7 @@ def parse(argv):
                   "--rule": "rule", "--lib": "lib", "--format": "format",
                   **{k: "numa" for k in NUMA_ONE_LINERS}}
     flags = {"--check": "check", "--tiers": "tiers", "--verify": "verify", "--json": "json",
+             "--profile": "profile",
              "-h": "help", "--help": "help", "--version": "version"}
     optional = {"--dry-run": "dry_run", **{k: "tier" for k in TIER_ONE_LINERS}}
     i = 0
@@ -326,6 +333,8 @@ def build_env(o, lib, policy, check=None):
         env["LIBPLACE_DRY_RUN"] = o.dry_run
     if o.verify and not check:
         env["LIBPLACE_VERIFY"] = "all"
+    if o.profile and not check:
+        env["LIBPLACE_PROFILE"] = "access"
     if o.report is not None:
         env["LIBPLACE_REPORT"] = o.report
     form = o.format
@@ -650,8 +659,9 @@ def main(argv, home):
     if o.version:
         print(f"placerun {VERSION}")
         return 0
-    if o.verify and (o.check or o.tiers):
-        usage_error("--verify is for running a program; --check and --tiers run none")
+    for flag, given in (("--verify", o.verify), ("--profile", o.profile)):
+        if given and (o.check or o.tiers):
+            usage_error(f"{flag} is for running a program; --check and --tiers run none")
     if o.tiers:
         if o.check:
             usage_error("--tiers and --check: one or the other")

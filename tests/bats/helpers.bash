@@ -132,8 +132,9 @@ dram_counts() {
 # The placing policies real programs must run under unchanged: everything in a node of
 # its own; site rules of depth 1 and 4, and one of depth 8 that walks; a limited node
 # that falls back, waits or overflows; a dry run planning for an HBW tier this machine
-# lacks. Written into $BATS_TEST_TMPDIR/policies, one NAME.ini each.
-PLACING_POLICIES="all site1 site4 walk8 fallback wait overflow dry"
+# lacks; small blocks placed while the access profile tracks every block of 64 KiB or
+# more that stays glibc's. Written into $BATS_TEST_TMPDIR/policies, one NAME.ini each.
+PLACING_POLICIES="all site1 site4 walk8 fallback wait overflow dry profile"
 write_placing_policies() {
     local d=$BATS_TEST_TMPDIR/policies node=('[tier node]' 'kind = dram')
     mkdir -p "$d"
@@ -150,6 +151,8 @@ write_placing_policies() {
         'on_full = overflow'
     policy "$d/dry.ini" '[libplace]' 'dry_run = yes' '[tier fast]' 'kind = hbw' 'limit = 64M' \
         '[rule big]' 'size = 256..' 'to = fast, dram'
+    policy "$d/profile.ini" '[libplace]' 'profile = access' 'profile_min = 64K' "${node[@]}" \
+        '[rule small]' 'size = 0..4K' 'to = node'
 }
 
 # Runs the shell snippet $1 without libplace, then under each placing policy with a

@@ -1,0 +1,169 @@
+#!/usr/bin/env bats
+# The access profile (profile = access): big blocks in mappings of their own, their
+# accessed bits read every interval, and per site the bytes touched; the report's
+# hottest sites per byte.
+
+load helpers
+
+# Runs PROGRAM ARGS under the access profile with the LIBPLACE_* assignments before it,
+# JSON reports at $BATS_TEST_TMPDIR/reports/report-PID.json.
+profiled() {
+    local vars=()
+    while [[ $1 == LIBPLACE_* ]]; do vars+=("$1") && shift; done
+    rm -rf "$BATS_TEST_TMPDIR/reports"
+    mkdir -p "$BATS_TEST_TMPDIR/reports"
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_PROFILE=access \
+        LIBPLACE_REPORT="$BATS_TEST_TMPDIR/reports/report-%p.json" LIBPLACE_REPORT_FORMAT=json \
+        "${vars[@]}" "$@"
+}
+
+# The access figures of the one report's hottest sites, one line each: "symbol<caller
+# peak touched_mean touched_share heat", hottest first.
+hottest() {
+    /usr/bin/python3 - "$BATS_TEST_TMPDIR"/reports/*.json <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+a = r["profile"]["access"]
+assert a["state"] == "on", a["state"]
+for s in a["hottest"]:
+    f = s["frames"]
+    name = f[0]["symbol"].split("!")[1].split("+")[0]
+    if name == "make_array":
+        name += "<" + f[1]["symbol"].split("!")[1].split("+")[0]
+    x = s["access"]
+    print(name, x["peak"], x["touched_mean"], x["touched_share"], x["heat"])
+EOF
+}
+
+@test "the swept arrays are the hottest per byte, the arrays written once the coldest" {
+    run "$PROGS/hotcold" 400
+    assert_success
+    local expected=$output
+    profiled "$PROGS/hotcold" 400
+    assert_success
+    assert_output "$expected"
+    valid_report "$BATS_TEST_TMPDIR"/reports/*.json
+    run hottest
+    assert_success
+    echo "$output"
+    # the three swept blocks first (2, 32 and 64 MiB, in any order), then the rest
+    run /usr/bin/python3 -c '
+import sys
+rows = [l.split() for l in sys.argv[1].splitlines()]
+names = [r[0] for r in rows]
+assert sorted(names[:3]) == ["alloc_hot_a", "alloc_hot_b", "make_array<alloc_pair_hot"], names
+assert sorted(names[3:]) == ["alloc_cold_a", "alloc_cold_b", "make_array<alloc_pair_cold"], names
+for name, peak, touched, share, heat in rows:
+    hot = names.index(name) < 3
+    # a swept block is touched whole nearly every interval; one written once, seldom
+    assert (float(share) > 0.8) if hot else (float(share) < 0.5), (name, share)
+    if name.startswith("alloc_hot"):
+        assert int(touched) > 0.8 * int(peak), (name, touched, peak)
+coldest_hot = min(float(r[4]) for r in rows[:3])
+hottest_cold = max(float(r[4]) for r in rows[3:])
+assert hottest_cold < coldest_hot / 2, rows' "$output"
+    assert_success
+}
+
+@test "the report says what the figure means, how often it was read and what it cost" {
+    profiled LIBPLACE_REPORT_FORMAT=text "$PROGS/hotcold" 200
+    assert_success
+    local report=("$BATS_TEST_TMPDIR"/reports/*)
+    run cat "${report[@]}"
+    assert_line --regexp "^libplace: hottest sites per byte, of 6 tracked \(blocks of 1.0 MiB or more, 6 blocks, 292.0 MiB at peak\), read [0-9]+ times every [0-9.]+ ms on average:$"
+    assert_line --partial "touched: bytes of the site's blocks whose pages were accessed at least once in an interval, not a count of accesses"
+    assert_line --regexp "^libplace:   the sampler took [0-9]+\.[0-9]{3} s of CPU$"
+    assert_line --regexp "alloc_hot_b\+0x[0-9a-f]+ \(hotcold\+0x[0-9a-f]+\)$"
+    assert_line --regexp "make_array\+0x[0-9a-f]+ \(hotcold\+0x[0-9a-f]+\) < alloc_pair_hot"
+}
+
+@test "tracked blocks act as glibc's: calloc, alignment, realloc across profile_min, threads, fork, own mappings" {
+    run "$PROGS/access_edges"
+    assert_success
+    local expected=$output
+    profiled "$PROGS/access_edges"
+    assert_success
+    assert_output "$expected"
+    [ -z "$stderr" ]
+    local reports=("$BATS_TEST_TMPDIR"/reports/*.json)
+    [ "${#reports[@]}" -eq 2 ] # the program's, and its forked child's
+    for r in "${reports[@]}"; do valid_report "$r"; done
+    run /usr/bin/python3 - "${reports[@]}" <<'EOF'
+import json, sys
+for path in sys.argv[1:]:
+    r = json.load(open(path))
+    a = r["profile"]["access"]
+    assert a["state"] == "on" and a["intervals"] >= 3, a
+    # the block aligned to 64 KiB stays glibc's, and says so
+    assert a["untracked"] == {"blocks": 1, "bytes": 2 << 20}, a["untracked"]
+    sites = {s["frames"][0]["symbol"].split("!")[1].split("+")[0]: s["access"]
+             for s in a["hottest"]}
+    # every thread's blocks are tracked at their own site, and were swept while read
+    assert sites["thread_main"]["blocks"] == 2 and sites["thread_main"]["touched_share"] > 0.5
+    if r["forked_from"]:
+        # the child's own block, swept for 400 ms, read by its own sampler
+        child = [s for s in a["hottest"] if s["access"]["peak"] == 6 << 20]
+        assert child and child[0]["access"]["touched_mean"] > 0, a["hottest"]
+    else:
+        # the program's own mapping is not tracked: 6 of its blocks are, 15 MiB at most
+        assert a["tracked"]["blocks"] == 6 and a["tracked"]["peak"] < 16 << 20, a["tracked"]
+    assert a["tracked"]["live"] <= 9 << 20
+EOF
+    assert_success
+}
+
+@test "a program ended by SIGTERM has its access profile in the report" {
+    run "$PROGS/access_edges" term
+    assert_failure 143
+    local expected=$output
+    profiled "$PROGS/access_edges" term
+    assert_failure 143
+    assert_output "$expected"
+    run /usr/bin/python3 - "$BATS_TEST_TMPDIR"/reports/*.json <<'EOF'
+import json, sys
+reports = [json.load(open(p)) for p in sys.argv[1:]]
+ended = [r for r in reports if r["ended_by"]]
+assert len(ended) == 1 and ended[0]["ended_by"] == "TERM", [r["ended_by"] for r in reports]
+a = ended[0]["profile"]["access"]
+assert a["intervals"] >= 3 and a["tracked"]["live"] > 0, a
+EOF
+    assert_success
+}
+
+@test "profile_min chooses the blocks tracked; a dry run tracks none and says why" {
+    profiled LIBPLACE_PROFILE_MIN=40M "$PROGS/hotcold" 50
+    assert_success
+    run hottest
+    assert_success
+    run /usr/bin/python3 -c 'import sys; print(sorted(l.split()[0] for l in sys.argv[1].splitlines()))' "$output"
+    assert_output "['alloc_cold_a', 'alloc_cold_b', 'alloc_hot_a']"
+    profiled LIBPLACE_REPORT_FORMAT=text LIBPLACE_DRY_RUN=1 LIBPLACE_RULES='size=1M.. to=hbw,dram' \
+        "$PROGS/hotcold" 20
+    assert_success
+    run cat "$BATS_TEST_TMPDIR"/reports/*
+    assert_line "libplace: access profile unavailable: a dry run's blocks are planned, not tracked; sites ranked by bytes only"
+}
+
+@test "placerun --profile turns it on; render --libplace prints what libplace printed" {
+    run "$PLACERUN" --profile -r "$BATS_TEST_TMPDIR/p.json" --lib "$LIB" "$PROGS/hotcold" 100
+    assert_success
+    valid_report "$BATS_TEST_TMPDIR/p.json"
+    run "$REPO/scripts/place-report" render --libplace "$BATS_TEST_TMPDIR/p.json"
+    assert_success
+    assert_line --regexp "^libplace: hottest sites per byte, of 6 tracked"
+    run "$PLACERUN" --profile --check /dev/null
+    assert_failure 2
+    assert_line --index 0 "placerun: --profile is for running a program; --check and --tiers run none"
+}
+
+@test "bad profile values are errors naming the variable and what was expected" {
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_PROFILE=sometimes /bin/true
+    assert_failure 125
+    [[ $stderr == *"LIBPLACE_PROFILE=sometimes: 'sometimes' is not accepted here; expected off or access"* ]]
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_PROFILE_MIN=1K /bin/true
+    assert_failure 125
+    [[ $stderr == *"LIBPLACE_PROFILE_MIN"*"'1K' is less than a page; expected a size of 4K or more"* ]]
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_PROFILE_INTERVAL=5ms /bin/true
+    assert_failure 125
+    [[ $stderr == *"LIBPLACE_PROFILE_INTERVAL"*"'5ms' is out of range; expected 10ms to 60s"* ]]
+}
