@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,7 +29,7 @@ static struct {
 } fd = {-1, -1, -1};
 static bool started; /* the thread runs (or its start failed: refused says why) */
 static const char *refused;
-static bool written_ok;
+static bool written_ok, cold_ok;
 static uint64_t ticks, cost_ns, untracked_blocks, untracked_bytes;
 static int64_t slept_ns;
 
@@ -227,42 +228,84 @@ static void sleep_ns(int64_t ns)
         ;
 }
 
+/* Clears the accessed bits of the n tracked blocks: each block's own with MADV_COLD, so
+ * that no other page of the program pays for setting its bit again; the whole process's
+ * through clear_refs where the kernel has no MADV_COLD (before 5.4). */
+static bool cold(size_t n)
+{
+    if (cold_ok) {
+        for (size_t k = 0; k < n; k++)
+            madvise((void *)copy[k].start, copy[k].len, MADV_COLD);
+        return true;
+    }
+    return say(fd.clear, "1");
+}
+
+/* The tracked blocks now, sorted by start; how many. */
+static size_t snapshot(void)
+{
+    size_t n = place_profile_tracked(copy, copy_cap);
+    if (n > copy_cap) {
+        if (!copy_room(n))
+            n = copy_cap;
+        else
+            n = place_profile_tracked(copy, copy_cap);
+        n = n < copy_cap ? n : copy_cap;
+    }
+    qsort(copy, n, sizeof *copy, by_start);
+    return n;
+}
+
+/* Each interval: the blocks read (their touched bytes since the last clear; a block
+ * allocated since is all touched, which it was), then cleared again, then a sleep. */
 static void *sampler(void *arg)
 {
     (void)arg;
     place_guard_enter(); /* for good: whatever it calls allocates from glibc, uncounted */
-    written_ok = fd.pagemap >= 0 && soft_dirty_works();
+    written_ok = fd.pagemap >= 0 && fd.clear >= 0 && soft_dirty_works();
     int64_t interval = (int64_t)asked_ms * 1000000;
+    int64_t t0 = 0;
     for (uint64_t k = 0;; k++) {
-        bool written = written_ok && k % WRITTEN_EVERY == 0;
-        int64_t t0 = place_now_ns();
-        uint64_t c0 = cpu_ns(); /* the clear costs as much as the read: both walk every page */
-        if (!say(fd.clear, written ? "4" : "1") || (written && !say(fd.clear, "1")))
-            return NULL;
-        sleep_ns(interval);
-        size_t n = place_profile_tracked(copy, copy_cap);
-        if (n > copy_cap) {
-            if (!copy_room(n))
-                continue;
-            n = place_profile_tracked(copy, copy_cap);
-            n = n < copy_cap ? n : copy_cap;
+        uint64_t c0 = cpu_ns();
+        size_t n = snapshot();
+        bool written = written_ok && k % WRITTEN_EVERY == 1;
+        if (k) {
+            for (size_t j = 0; j < n; j++)
+                touch[j] = (struct place_touch){.site = copy[j].site};
+            read_smaps(n);
+            if (written)
+                read_written(n);
+            place_profile_touched(touch, n, written);
         }
-        qsort(copy, n, sizeof *copy, by_start);
-        for (size_t j = 0; j < n; j++)
-            touch[j] = (struct place_touch){.site = copy[j].site};
-        read_smaps(n);
-        if (written)
-            read_written(n);
-        place_profile_touched(touch, n, written);
+        /* the soft-dirty bits are cleared for the whole process, and each page's first
+         * write after faults: only before one interval in WRITTEN_EVERY */
+        if (!cold(n) || (written_ok && k % WRITTEN_EVERY == 0 && !say(fd.clear, "4")))
+            return NULL;
+        int64_t t1 = place_now_ns();
         uint64_t spent = cpu_ns() - c0;
-        __atomic_add_fetch(&cost_ns, spent, __ATOMIC_RELAXED);
-        __atomic_add_fetch(&slept_ns, place_now_ns() - t0, __ATOMIC_RELAXED);
-        __atomic_add_fetch(&ticks, 1, __ATOMIC_RELAXED);
+        if (k) {
+            __atomic_add_fetch(&cost_ns, spent, __ATOMIC_RELAXED);
+            __atomic_add_fetch(&slept_ns, t1 - t0, __ATOMIC_RELAXED);
+            __atomic_add_fetch(&ticks, 1, __ATOMIC_RELAXED);
+        }
         /* slower while the reads cost more than their share of the interval */
         if (spent * 1000 > (uint64_t)interval * COST_PERMILLE &&
             interval < (int64_t)asked_ms * 1000000 * SLOWER_MAX)
             interval *= 2;
+        t0 = t1;
+        sleep_ns(interval);
     }
+}
+
+/* Whether madvise takes MADV_COLD (Linux 5.4 and later). */
+static bool madvise_cold_works(void)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), len = page;
+    void *p = place_reserve(&len, page, 0);
+    bool ok = p && madvise(p, page, MADV_COLD) == 0;
+    if (p)
+        munmap(p, page);
+    return ok;
 }
 
 static int open_high(const char *path, int flags)
@@ -285,8 +328,9 @@ void place_access_ensure(void)
         pthread_attr_t attr;
         sigset_t all, old;
         pthread_t t;
-        if (fd.clear < 0 || !say(fd.clear, "1"))
-            refused = "the kernel refused /proc/self/clear_refs";
+        cold_ok = madvise_cold_works();
+        if (!cold_ok && (fd.clear < 0 || !say(fd.clear, "1")))
+            refused = "the kernel has neither MADV_COLD nor /proc/self/clear_refs";
         else if (fd.smaps < 0)
             refused = "the kernel refused /proc/self/smaps";
         else if (!copy_room(256))

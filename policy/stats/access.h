@@ -3,19 +3,23 @@
  *
  * A tracked block (engine/tracked.h) is a mapping of its own, kept apart from its
  * neighbours by a guard page on each side, so that /proc/self/smaps gives it a line of
- * its own. A thread of libplace's, started at the first tracked block, writes 1 to
- * /proc/self/clear_refs, sleeps an interval, and reads back each tracked mapping's
- * Referenced bytes: the bytes of its pages touched at least once in the interval (not a
- * count of accesses; a huge page counts whole). Every tenth interval it clears the
- * soft-dirty bits too (clear_refs 4) and reads the written pages from /proc/self/pagemap,
- * where the kernel keeps them: that clear makes each page's first write after it fault,
- * so it is not done every interval. What it reads goes to the blocks' sites
- * (stats/profile.h place_profile_touched).
+ * its own. A thread of libplace's, started at the first tracked block, clears each
+ * tracked block's accessed bits with madvise(MADV_COLD) (the block's pages alone: a
+ * page whose bit was cleared costs the program a few hundred nanoseconds at its next
+ * access, measured here; clear_refs would make every page of the program pay), sleeps
+ * an interval, and reads back each tracked mapping's Referenced bytes: the bytes of its
+ * pages touched at least once in the interval (not a count of accesses; a huge page
+ * counts whole). MADV_COLD also moves the pages to the inactive list, which matters
+ * only when the kernel reclaims; it skips pages shared with a forked process. Before
+ * one interval in ten it clears the soft-dirty bits too (clear_refs 4, the whole
+ * process: each page's first write after it faults) and reads the written pages from
+ * /proc/self/pagemap, where the kernel keeps them. What it reads goes to the blocks'
+ * sites (stats/profile.h place_profile_touched).
  *
  * The interval doubles (up to 16 times the one asked) while reading costs the thread
- * more than 5% of it, so a process with much memory mapped pays a bounded share. The
- * thread blocks every signal and never allocates; a forked child starts its own at its
- * first tracked block. */
+ * more than 5% of it: smaps walks every page the process maps. The thread blocks every
+ * signal and never allocates; a forked child starts its own at its first tracked
+ * block. */
 #ifndef PLACE_ACCESS_H
 #define PLACE_ACCESS_H
 
