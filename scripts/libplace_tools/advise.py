@@ -27,9 +27,11 @@ SHOWN = 20  # rows of the table; the rest in one line
 # take no malloc
 FIT_KINDS = ("hbw", "pinned", "managed")
 NO_MALLOC = ("device", "symmetric")
+DRAM = "dram is where the rest goes, and takes no limit; expected a fast tier"
 # the sentence both outputs carry when there is no access profile
 BY_BYTES = "no access profile: advice by bytes allocated, not by accesses"
 HEADER_WIDTH = 86  # the policy's comment lines, "# " before them
+NO_POLICY_ROOM = "no room in the policy"  # a site libplace's limits leave out
 
 
 @dataclass
@@ -106,9 +108,11 @@ def fit_tiers(fits, base, ranks):
             raise Failure(f"advise: --fit {name}={size}: less than a byte for each of "
                           f"{ranks} ranks", EXIT_USAGE)
         limit = size_text(per_rank)
+        if name == "dram":
+            raise Failure(f"advise: --fit dram: {DRAM}", EXIT_USAGE)
         if base and name in base.tiers:
             kind = base.kind(name)
-            if kind in NO_MALLOC or name == "dram":
+            if kind in NO_MALLOC:
                 raise Failure(f"advise: --fit {name}: {base.name}'s tier {name} is of kind "
                               f"{printable(kind)}, which no malloc rule can fill; expected "
                               "an hbw, numa, pinned, managed or named dram tier", EXIT_USAGE)
@@ -128,12 +132,12 @@ def unknown_tier(name, base):
     if name == "numa":
         return (f"{declared}, and a numa tier needs its nodes: declare it in a policy "
                 "([tier NAME] kind = numa, nodes = ...) and give that with --policy")
-    if name == "dram":
-        return "dram is where the rest goes, and takes no limit; expected a fast tier"
-    listed = ", ".join(base.tiers) if base and base.tiers else ""
-    return (f"{declared}; expected {'one of ' + listed + ', or ' if listed else ''}"
-            f"a kind ({', '.join(FIT_KINDS)}), or a tier of --policy BASE.ini (a numa "
-            "tier of CXL nodes, say)")
+    kinds = f"a kind ({', '.join(FIT_KINDS)})"
+    if base:
+        listed = f"a tier it declares ({', '.join(base.tiers)}) or " if base.tiers else ""
+        return f"{declared}; expected {listed}{kinds}"
+    return (f"{declared}; expected {kinds}, or a tier of --policy BASE.ini (a numa tier of "
+            "CXL nodes, say)")
 
 
 def read_reports(paths):
@@ -271,7 +275,7 @@ def advise_sites(sites, tiers, by_access, size_min, base):
         if over is None:
             return rules
         coldest = [s for s in ranked(sites) if s.tier is not None][-1]
-        held_out[id(coldest)] = f"no room in the policy ({over})"
+        held_out[id(coldest)] = f"{NO_POLICY_ROOM} ({over})"
 
 
 # -- the outputs -------------------------------------------------------------------------
@@ -328,12 +332,17 @@ def summary_lines(sites, tiers, by_access):
         lines.append(f"{name}: {plural(len(placed), 'site')}, "
                      f"{size_str(sum(s.room for s in placed))} of {size_str(capacity)}")
     lines.append(f"dram: {plural(sum(1 for s in sites if s.tier is None), 'site')}")
+    # the coldest sites, below the table's rows: say so here
+    left = [s.why for s in sites if s.why.startswith(NO_POLICY_ROOM)]
+    if left:
+        lines.append(f"{plural(len(left), 'site')} with room in the tiers left in dram: "
+                     f"{left[0]}")
     total = sum(s.traffic or 0 for s in sites)
+    what = "bytes touched per interval" if by_access else "bytes allocated"
     if total == 0:
-        return lines + ["nothing was touched: the fast tiers would serve nothing"]
+        return lines + [f"no {what}: the fast tiers would serve nothing"]
     served = sum(s.traffic for s in sites if s.tier is not None)
     by_size = size_rule_served(sites, sum(capacity for _, capacity, _ in tiers))
-    what = "bytes touched per interval" if by_access else "bytes allocated"
     lines.append(f"the fast tiers would serve {100 * served / total:.1f}% of the {what} "
                  f"({size_str(total)}); a size rule of the same capacity (largest blocks "
                  f"first) would serve {100 * by_size / total:.1f}%")
@@ -444,6 +453,9 @@ def advise(args):
     if args.check:
         if args.fit or args.policy or args.output or args.ranks_per_node != 1:
             raise Failure("advise: --check takes the dry run's reports alone", EXIT_USAGE)
+        if not args.reports:
+            raise Failure("advise: --check needs the dry run's reports (CHECK_REPORT...)",
+                          EXIT_USAGE)
         return check_plan(args.reports)
     if not args.reports:
         raise Failure("advise: no REPORT given (the profiled run's, or its ranks')", EXIT_USAGE)
