@@ -13,16 +13,16 @@ from .report import EXIT_USAGE, Failure, display_name, printable, read_bytes
 
 MAX_RULES = 64      # PLACE_MAX_RULES
 MAX_PATTERNS = 63   # PLACE_MAX_PATTERNS, over all rules
-PATTERN_MAX = 255   # PLACE_PATTERN_MAX, with the NUL
+PATTERN_MAX = 256   # PLACE_PATTERN_MAX: a pattern is shorter (its NUL fits)
 LINE_MAX = 1000     # the parser's LINE_MAX_CHARS
 MAX_DEPTH = 16      # PLACE_MAX_DEPTH
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,30}")  # a tier's or rule's NAME
 
-# What a pattern may hold to mean only what it says: no glob character (a symbol or a
-# module named with one would match others), nothing the policy's syntax reads (| ; # :
-# =), no whitespace.
+# The names a pattern is made of, when they mean only what they say: no glob character
+# (a function or module named with one would match others), nothing the policy's syntax
+# reads (| ; # : =), no whitespace. A frame whose names hold others gets no pattern.
 EXACT = re.compile(r"([A-Za-z0-9_.+-]+)\+0x[0-9a-fA-F]+")  # MODULE+0xOFFSET, MODULE a file name
-FUNCTION = re.compile(r"[A-Za-z0-9_.$@]+")
+FUNCTION = re.compile(r"[A-Za-z0-9_.$@]+")  # a symbol as the ELF table has it (C++ mangled)
 
 
 def function_of(frame):
