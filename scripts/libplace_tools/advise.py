@@ -463,6 +463,9 @@ def advise(args):
         raise Failure("advise: --fit TIER=SIZE is required, as --fit hbw=16G", EXIT_USAGE)
     if args.ranks_per_node < 1:
         raise Failure("advise: --ranks-per-node: expected a whole number from 1", EXIT_USAGE)
+    if args.policy == STDIN:
+        # libplace's check reads it by name, and a REPORT may be standard input
+        raise Failure("advise: --policy -: give the base policy as a file", EXIT_USAGE)
     base = Base(args.policy) if args.policy else None
     tiers = fit_tiers(parse_fit(args.fit), base, args.ranks_per_node)
     reports = read_reports(args.reports)

@@ -396,7 +396,7 @@ to = far, dram"
     assert_success
     assert_line --regexp '_Z12make_buffers.* dram +no room left in hbw'
     assert_line --regexp '_Z10make_nodes.* hbw +most allocated per byte that fits$'
-    "$PLACERUN" -p twonew.ini --dry-run=fold -r check.json -- "$BUILD/tests/progs/twonew" 1000 100 10 >/dev/null
+    LIBPLACE_SAMPLE=all "$PLACERUN" -p twonew.ini --dry-run=fold -r check.json -- "$BUILD/tests/progs/twonew" 1000 100 10 >/dev/null
     with_json '
 tiers = {s["frames"][0]["symbol"].split("!")[1].split("+")[0]: s["tiers"] for s in d["profile"]["top"] if s["frames"]}
 assert set(tiers["_Z12make_buffersRSt6vectorIPcSaIS0_EEi"]) == {"dram"}, tiers
@@ -465,6 +465,7 @@ missing.json --fit hbw=1G|missing.json: cannot read: No such file or directory
 $DATA/rank0.json --fit hbw=1G|$DATA/rank0.json: the report has no profile; advise reads the profile's sites (a JSON report of libplace has one: report_format = json)
 badaccess.json --fit hbw=1G|badaccess.json: not a valid libplace report: profile.access.hottest[0].access.touched_mean: expected a number from 0 to 2^64 - 1, got the string "lots"
 $HOT --fit hbw=1G --policy missing.ini|missing.ini: cannot read: No such file or directory
+$HOT --fit hbw=1G --policy -|advise: --policy -: give the base policy as a file
 --check $DATA/dryrun-fits.json --fit hbw=1G|advise: --check takes the dry run's reports alone
 --check|advise: --check needs the dry run's reports (CHECK_REPORT...)
 --check merged.json|merged.json: a merged report, whose peaks are sums over its processes; check the processes' own reports
