@@ -1,4 +1,4 @@
-"""place-report's command line: render, merge, compare, plot."""
+"""place-report's command line: render, merge, compare, plot, advise."""
 
 import argparse
 import json
@@ -7,6 +7,7 @@ import re
 import sys
 
 from . import VERSION
+from .advise import advise
 from .compare import compare
 from .libplace_text import libplace_text
 from .merge import merge
@@ -28,7 +29,8 @@ def build_parser():
     """The parser, and each command's own (for its usage errors)."""
     parser = Parser(prog=NAME, allow_abbrev=False,
                     description="Read libplace's JSON placement reports (docs/report.schema.json, "
-                                "version 2): print, merge, compare and chart them.",
+                                "version 2): print, merge, compare and chart them, and "
+                                "advise a policy from them.",
                     epilog="A REPORT of - is standard input. Exit status: 0 done, 1 an output "
                            "that cannot be written, 2 a usage error, a report that cannot be "
                            "read or is not a valid libplace report, or a merge refused "
@@ -75,6 +77,32 @@ def build_parser():
     p.add_argument("-o", "--output", metavar="OUT", required=True,
                    help="the chart: a name ending in .svg or .png")
     p.add_argument("--title", help="the chart's title (default: the process and host)")
+
+    p = commands.add_parser("advise", allow_abbrev=False,
+                            help="write a policy that puts the hottest sites in fast tiers",
+                            description="Write a placement policy from profiled runs: the "
+                                        "sites hottest per byte of room (bytes touched per "
+                                        "interval over peak, from the access profile; else "
+                                        "bytes allocated over peak, and it says so) packed "
+                                        "into the --fit tiers in order, the rest left to "
+                                        "dram; with a table of the choices. --check reads a "
+                                        "dry run under that policy: exit 0 when every "
+                                        "limited tier held, 1 when one did not.")
+    p.add_argument("reports", metavar="REPORT", nargs="*",
+                   help="a profiled run's report, or its ranks' (with --check: the dry run's)")
+    p.add_argument("--fit", action="append", default=[], metavar="TIER=SIZE[,TIER=SIZE...]",
+                   help="the fast tiers and their capacities, fastest first: a kind (hbw, "
+                        "pinned, managed) or a tier of --policy")
+    p.add_argument("--policy", metavar="BASE.ini",
+                   help="a policy whose [libplace], tiers and rules the advice goes with "
+                        "(its rules after the advised ones)")
+    p.add_argument("-o", "--output", metavar="POLICY",
+                   help="write the policy here, and the table to stdout (default: the "
+                        "policy to stdout, the table to stderr)")
+    p.add_argument("--ranks-per-node", type=int, default=1, metavar="N",
+                   help="processes that share a node's fast memory: each gets capacity/N")
+    p.add_argument("--check", action="store_true",
+                   help="check a dry run's reports of the program under the advised policy")
     return parser, commands.choices
 
 
@@ -127,7 +155,8 @@ def run_plot(args):
         write_png(args.output, svg)
 
 
-COMMANDS = {"render": run_render, "merge": run_merge, "compare": run_compare, "plot": run_plot}
+COMMANDS = {"render": run_render, "merge": run_merge, "compare": run_compare, "plot": run_plot,
+            "advise": advise}
 
 
 def main(argv):
@@ -140,8 +169,9 @@ def main(argv):
     if hasattr(sys.stdout, "reconfigure"):  # None when started with descriptor 1 closed
         # a report's names in a locale that cannot write them: escapes, not a traceback
         sys.stdout.reconfigure(errors="backslashreplace")
+    args.argv = argv  # advise writes its command line into the policy
     try:
-        COMMANDS[args.command](args)
+        status = COMMANDS[args.command](args)
     except Failure as e:
         say(str(e))
         return e.status
@@ -149,4 +179,4 @@ def main(argv):
         # `place-report render r.json | head`: the reader left; say nothing more
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_INPUT
-    return 0
+    return status or 0

@@ -9,7 +9,6 @@ import re
 import signal
 import struct
 import sys
-import sysconfig
 
 from . import VERSION
 from . import fit, probe
@@ -284,17 +283,7 @@ def find_lib(o):
     elif os.environ.get("LIBPLACE_LIB"):
         candidates, source = [os.environ["LIBPLACE_LIB"]], "LIBPLACE_LIB"
     else:
-        top = os.path.dirname(o.home)
-        multiarch = sysconfig.get_config_var("MULTIARCH") or "x86_64-linux-gnu"
-        dirs = [os.path.join(top, "build"), os.path.join(top, "lib"), os.path.join(top, "lib", multiarch)]
-        if multiarch != "x86_64-linux-gnu":
-            dirs.append(os.path.join(top, "lib", "x86_64-linux-gnu"))
-        try:  # meson install writes it: this install's libdir, wherever that is
-            from .installed import LIBDIR
-            dirs.insert(0, os.path.join(o.home, LIBDIR))
-        except ModuleNotFoundError:
-            pass
-        candidates, source = [os.path.join(d, "libplace.so") for d in dirs], None
+        candidates, source = libplace_policy.library_paths(o.home), None
     o.lib_source = source
     for c in candidates:
         if os.path.isfile(c):

@@ -11,6 +11,7 @@ import json
 import os
 import signal
 import subprocess
+import sysconfig
 
 # What the program of a check exits with if its main ever runs: libplace did not load.
 CHECK_SENTINEL = 97
@@ -27,6 +28,23 @@ class NotChecked(Exception):
         self.said = said
         self.sig = sig
         self.rc = rc
+
+
+def library_paths(home):
+    """Where libplace.so is looked for when no one names it: the libdir of the install
+    around home (the directory of the tools' real files), the build of the source tree
+    home is in, the usual libdirs under home's parent."""
+    top = os.path.dirname(home)
+    multiarch = sysconfig.get_config_var("MULTIARCH") or "x86_64-linux-gnu"
+    dirs = [os.path.join(top, "build"), os.path.join(top, "lib"), os.path.join(top, "lib", multiarch)]
+    if multiarch != "x86_64-linux-gnu":
+        dirs.append(os.path.join(top, "lib", "x86_64-linux-gnu"))
+    try:  # meson install writes it: this install's libdir, wherever that is
+        from .installed import LIBDIR
+        dirs.insert(0, os.path.join(home, LIBDIR))
+    except ModuleNotFoundError:
+        pass
+    return [os.path.join(d, "libplace.so") for d in dirs]
 
 
 def check_env(env, lib, form="1"):

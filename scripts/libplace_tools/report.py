@@ -173,6 +173,15 @@ def _is_seconds(v):
     return _is_number(v) and 0 <= v <= SECONDS_MAX
 
 
+def _is_amount(v):
+    # a mean of bytes, or milliseconds: a float, finite (1e400 reads as infinity)
+    return _is_number(v) and 0 <= v <= COUNT_MAX
+
+
+def _is_share(v):
+    return _is_number(v) and 0 <= v <= 1
+
+
 def _is_text(v):
     if not isinstance(v, str):
         return False
@@ -198,6 +207,8 @@ TYPES = {
     "percent": (_in(0, 100), "an integer from 0 to 100"),
     "seconds": (_is_seconds, f"a number of seconds from 0 to {SECONDS_MAX:.4g}"),
     "str": (_is_text, "a string"),
+    "amount": (_is_amount, "a number from 0 to 2^64 - 1"),
+    "share": (_is_share, "a number from 0 to 1"),
     "bool": (lambda v: isinstance(v, bool), "true or false"),
     "object": (lambda v: isinstance(v, dict), "an object"),
     "array": (lambda v: isinstance(v, list), "an array"),
@@ -253,6 +264,18 @@ PROFILE_SITE_FIELDS = [("frames", "array", True), ("samples", "count", True),
                        ("peak", "count", True), ("mean_size", "count", True),
                        ("tiers", "object", True)]
 FRAME_FIELDS = [("site", "str", True), ("symbol", "str?", True)]
+# the access profile (profile.access): all of it when its state is "on", else the state alone
+ACCESS_FIELDS = [("min", "count", True), ("interval_ms", "count", True),
+                 ("interval_mean_ms", "amount", True), ("intervals", "count", True),
+                 ("tracked", "object", True), ("untracked", "object", True),
+                 ("written", "bool", True), ("cost_ms", "amount", True), ("meaning", "str", True),
+                 ("hottest", "array", True)]
+TRACKED_FIELDS = [("blocks", "count", True), ("live", "count", True), ("peak", "count", True)]
+UNTRACKED_FIELDS = [("blocks", "count", True), ("bytes", "count", True)]
+SITE_ACCESS_FIELDS = [("blocks", "count", True), ("live_mean", "amount", True),
+                      ("touched_mean", "amount", True), ("touched_peak", "count", True),
+                      ("touched_share", "share", True), ("written_share", "share?", True),
+                      ("heat", "amount", True)]
 # a merged report's processes (place-report merge writes all seven)
 MERGED_FIELDS = [("pid", "pid", False), ("rank", "str?", False), ("host", "str", False),
                  ("program", "str", False), ("hash", "hash", False),
@@ -387,13 +410,35 @@ def check_profile(profile):
         raise ShapeError(f"profile.sample: expected a positive integer or \"all\", "
                          f"got {describe(sample)}")
     for i, site in enumerate(profile["top"]):
-        where = f"profile.top[{i}]"
-        check_fields(site, PROFILE_SITE_FIELDS, where)
-        for j, frame in enumerate(site["frames"]):
-            check_fields(frame, FRAME_FIELDS, f"{where}.frames[{j}]")
-        for tier, nbytes in site["tiers"].items():
-            check_value(tier, "str", f"{where}.tiers (a node name)")
-            check_value(nbytes, "count", field(f"{where}.tiers", tier))
+        check_profile_site(site, f"profile.top[{i}]")
+    if "access" in profile:
+        check_access(profile["access"])
+
+
+def check_profile_site(site, where):
+    check_fields(site, PROFILE_SITE_FIELDS, where)
+    for j, frame in enumerate(site["frames"]):
+        check_fields(frame, FRAME_FIELDS, f"{where}.frames[{j}]")
+    for tier, nbytes in site["tiers"].items():
+        check_value(tier, "str", f"{where}.tiers (a node name)")
+        check_value(nbytes, "count", field(f"{where}.tiers", tier))
+    if "access" in site:
+        check_fields(site["access"], SITE_ACCESS_FIELDS, f"{where}.access")
+
+
+def check_access(access):
+    check_fields(access, [("state", "str", True)], "profile.access")
+    state = access["state"]
+    if state != "on":
+        if not state.startswith("unavailable: "):
+            raise ShapeError(f'profile.access.state: expected "on" or "unavailable: WHY", '
+                             f"got {describe(state)}")
+        return
+    check_fields(access, ACCESS_FIELDS, "profile.access")
+    check_fields(access["tracked"], TRACKED_FIELDS, "profile.access.tracked")
+    check_fields(access["untracked"], UNTRACKED_FIELDS, "profile.access.untracked")
+    for i, site in enumerate(access["hottest"]):
+        check_profile_site(site, f"profile.access.hottest[{i}]")
 
 
 def check_symmetric(heap, nodes):

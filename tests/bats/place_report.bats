@@ -391,6 +391,17 @@ report("merged-entry", "merged[0].host: expected a string, got an object",
 report("chain-entry", "rules[1].chain[0]: expected a string, got 7", setter(["rules", 1, "chain"], [7]))
 report("tier-figures", 'sites.top[0].tiers["a\\nb"]: expected an object, got 1',
        setter(["sites", "top", 0, "tiers"], {"a\nb": 1}))
+# the access profile: its state, and a site's figures
+profile = {"sample": "all", "lost": 0, "total": 1, "top": []}
+report("access-state", 'profile.access.state: expected "on" or "unavailable: WHY", got the string "off"',
+       setter(["profile"], dict(profile, access={"state": "off"})))
+report("access-part", "profile.access: no 'interval_mean_ms'",
+       setter(["profile"], dict(profile, access={"state": "on", "min": 1, "interval_ms": 100})))
+site = {"frames": [], "samples": 1, "calls": 1, "bytes": 1, "live": 0, "peak": 1, "mean_size": 1,
+        "tiers": {}, "access": {"blocks": 1, "live_mean": 1, "touched_mean": 1, "touched_peak": 1,
+                                "touched_share": 1.5, "written_share": None, "heat": 1}}
+report("access-share", "profile.top[0].access.touched_share: expected a number from 0 to 1, got 1.5",
+       setter(["profile"], dict(profile, top=[site])))
 report("lone-surrogate", 'program: expected a string, got a string that is not valid Unicode ("\\ud800x")',
        text=json.dumps(base).replace('"program": "solver"', '"program": "\\ud800x"').encode())
 report("no-nodes", "nodes: empty", setter(["nodes"], []))
@@ -421,7 +432,8 @@ PY
         expected=$(cat "$why")
         # the file first and second, alone and with a good report; plot both ways
         for command in "render" "render --no-lines" "plot -o x.svg" "plot -o x.png" "merge" \
-            "merge --force $good" "merge -o m.json" "compare $good" "compare"; do
+            "merge --force $good" "merge -o m.json" "compare $good" "compare" \
+            "advise --fit hbw=1G -o p.ini" "advise --check"; do
             if [ "$command" = compare ]; then
                 args=(compare "$bad" "$good")
             elif [ "$command" = "merge --force $good" ]; then
@@ -442,6 +454,7 @@ PY
         done
         [ ! -e m.json ]
         [ ! -e x.svg ]
+        [ ! -e p.ini ]
     done
     # standard input too
     run --separate-stderr "$PLACE_REPORT" render - <truncated.json
