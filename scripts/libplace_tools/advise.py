@@ -39,7 +39,8 @@ class Site:
     frames: list
     bytes: int = 0
     calls: int = 0
-    peak: int = 0          # the most any one process held at once: a rank's room
+    peak: int = 0          # the most any one process held at once
+    tracked_peak: int = None  # the same of its tracked blocks: the room a size = MIN.. rule needs
     touched: float = None  # bytes touched per interval, summed over the processes
     tier: str = None       # None: dram
     why: str = ""
@@ -47,7 +48,10 @@ class Site:
 
     @property
     def room(self):
-        return max(PAGE, -(-self.peak // PAGE) * PAGE)
+        """A rank's room: of its tracked blocks when it has any (the rule takes those
+        alone), else of all its blocks."""
+        peak = self.peak if self.tracked_peak is None else self.tracked_peak
+        return max(PAGE, -(-peak // PAGE) * PAGE)
 
     @property
     def heat(self):
@@ -187,6 +191,7 @@ def gather(reports):
             s.peak = max(s.peak, row["peak"])
             if tracked and "access" in row:
                 s.touched = (s.touched or 0) + row["access"]["touched_mean"]
+                s.tracked_peak = max(s.tracked_peak or 0, row["access"]["peak"])
     return list(sites.values())
 
 

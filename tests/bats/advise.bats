@@ -226,7 +226,7 @@ halo = next(s for s in hottest if "setup_halo" in s["frames"][1]["symbol"])
 twin = json.loads(json.dumps(halo))
 twin["frames"] = twin["frames"][:2]
 twin.update(peak=8 << 20, bytes=8 << 20)
-twin["access"].update(touched_mean=8 << 20, heat=1.0)
+twin["access"].update(peak=8 << 20, touched_mean=8 << 20, heat=1.0)
 hottest.insert(0, twin)
 json.dump(d, open("twin.json", "w"))' "$HOT"
     # room for it and the other two hot ones, not for the cold one beside them
@@ -247,7 +247,7 @@ for k in range(70):
     s = json.loads(json.dumps(one))
     s["frames"] = [{"site": f"solver+0x{0x90000 + 16 * k:x}", "symbol": f"solver!kernel{k}+0x10"}]
     s.update(peak=1 << 20, bytes=1 << 20, calls=1, mean_size=1 << 20)
-    s["access"].update(touched_mean=(1 << 20) - 1000 * k)
+    s["access"].update(peak=1 << 20, touched_mean=(1 << 20) - 1000 * k)
     top.append(s)
 json.dump(d, open("many.json", "w"))' "$HOT"
     run --separate-stderr "$PLACE_REPORT" advise many.json --fit hbw=1G -o many.ini
@@ -463,7 +463,7 @@ $HOT|advise: --fit TIER=SIZE is required, as --fit hbw=16G
 $HOT --fit hbw=1G --ranks-per-node 0|advise: --ranks-per-node: expected a whole number from 1
 missing.json --fit hbw=1G|missing.json: cannot read: No such file or directory
 $DATA/rank0.json --fit hbw=1G|$DATA/rank0.json: the report has no profile; advise reads the profile's sites (a JSON report of libplace has one: report_format = json)
-badaccess.json --fit hbw=1G|badaccess.json: not a valid libplace report: profile.access.hottest[0].access.touched_mean: expected a number from 0 to 2^64 - 1, got the string "lots"
+badaccess.json --fit hbw=1G|badaccess.json: not a valid libplace report: profile.access.hottest[0].access.touched_mean: expected an unsigned 64-bit integer, got the string "lots"
 $HOT --fit hbw=1G --policy missing.ini|missing.ini: cannot read: No such file or directory
 $HOT --fit hbw=1G --policy -|advise: --policy -: give the base policy as a file
 --check $DATA/dryrun-fits.json --fit hbw=1G|advise: --check takes the dry run's reports alone
