@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../base/pages.h"
+#include "../base/path.h"
 #include "../base/rank.h"
 #include "../base/top.h"
 
@@ -50,6 +51,7 @@ struct site {
     double tier_bytes[PLACE_MAX_TIERS];
     /* the access profile: its tracked blocks, and their readings summed over intervals */
     uint64_t tracked_blocks, tracked_live, tracked_peak;
+    uint64_t first_ms; /* since the run's start, its first tracked block */
     double touched_sum, touched_peak, live_sum, written_sum, written_live_sum;
     uint64_t touched_now; /* the interval being added */
 };
@@ -198,7 +200,12 @@ static void track_add(struct block *b, const struct place_sample *s)
     tracked[ntracked] = (struct track){{s->start, s->len, b->site}, b->p};
     b->track = (uint32_t)++ntracked;
     struct site *e = &sites[b->site];
-    e->tracked_blocks++;
+    if (!e->tracked_blocks++) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        e->first_ms = (uint64_t)((now.tv_sec - place_run.start.tv_sec) * 1000 +
+                                 (now.tv_nsec - place_run.start.tv_nsec) / 1000000);
+    }
     e->tracked_live += s->asked;
     if (e->tracked_live > e->tracked_peak)
         e->tracked_peak = e->tracked_live;
@@ -321,6 +328,7 @@ static struct place_profile_access access_of(const struct site *s)
     double n = intervals ? (double)intervals : 1;
     struct place_profile_access a = {
         .blocks = s->tracked_blocks,
+        .first_ms = s->first_ms,
         .peak = s->tracked_peak,
         .live_mean = count(s->live_sum / n),
         .touched_mean = count(s->touched_sum / n),

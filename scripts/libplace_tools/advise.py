@@ -41,6 +41,7 @@ class Site:
     calls: int = 0
     peak: int = 0          # the most any one process held at once
     tracked_peak: int = None  # the same of its tracked blocks: the room a size = MIN.. rule needs
+    first_ms: int = None   # its first tracked block, since the run's start (the earliest rank's)
     touched: float = None  # bytes touched per interval, summed over the processes
     tier: str = None       # None: dram
     why: str = ""
@@ -192,6 +193,8 @@ def gather(reports):
             if tracked and "access" in row:
                 s.touched = (s.touched or 0) + row["access"]["touched_mean"]
                 s.tracked_peak = max(s.tracked_peak or 0, row["access"]["peak"])
+                first = row["access"]["first_ms"]
+                s.first_ms = first if s.first_ms is None else min(s.first_ms, first)
     return list(sites.values())
 
 
@@ -252,10 +255,14 @@ def pack(sites, tiers, by_access, size_min, held_out):
 
 
 def size_rule_served(sites, capacity):
-    """What a size rule of that capacity would serve: the largest blocks first (by mean
-    size, then room), each site while the capacity holds its room."""
+    """What a size rule of that capacity would serve (memkind's autohbw: every block of
+    the profile's minimum or more): the sites in the order the program first allocated
+    them, each while the capacity holds its room; the largest blocks first where the
+    profile has no such order."""
     served, free = 0, capacity
-    for s in sorted(sites, key=lambda s: (-s.mean_size, -s.room, s.key())):
+    order = (lambda s: (s.first_ms, s.key())) if all(s.first_ms is not None for s in sites) \
+        else (lambda s: (-s.mean_size, -s.room, s.key()))
+    for s in sorted(sites, key=order):
         if s.room <= free:
             free -= s.room
             served += s.traffic or 0
@@ -349,8 +356,8 @@ def summary_lines(sites, tiers, by_access):
     served = sum(s.traffic for s in sites if s.tier is not None)
     by_size = size_rule_served(sites, sum(capacity for _, capacity, _ in tiers))
     lines.append(f"the fast tiers would serve {100 * served / total:.1f}% of the {what} "
-                 f"({size_str(total)}); a size rule of the same capacity (largest blocks "
-                 f"first) would serve {100 * by_size / total:.1f}%")
+                 f"({size_str(total)}); a size rule of the same capacity (first come, first "
+                 f"served) would serve {100 * by_size / total:.1f}%")
     return lines
 
 

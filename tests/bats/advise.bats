@@ -110,7 +110,7 @@ PY
     assert_line --regexp '^solver!parse_input\+0x12 .* - +- +dram +no access figures \(blocks under 1\.0 MiB are not tracked\)$'
     assert_line "hbw: 2 sites, 96.0 MiB of 100.0 MiB"
     # the size rule fills hbw with alloc_checkpoint's and setup_halo's big cold blocks
-    assert_line "the fast tiers would serve 98.4% of the bytes touched per interval (95.5 MiB); a size rule of the same capacity (largest blocks first) would serve 0.2%"
+    assert_line "the fast tiers would serve 98.4% of the bytes touched per interval (95.5 MiB); a size rule of the same capacity (first come, first served) would serve 0.2%"
     assert_line "  placerun -p hbw.ini --dry-run=fold -r check.json -- solver ARGS..."
     assert_line "  place-report advise --check check.json"
     # the policy: the tier, and the shared first frame told apart by its caller at depth 2
@@ -167,7 +167,7 @@ read_mesh<main dram"
     # all of it: the two hot, then setup_halo's 16 MiB, then read_mesh's 128 MiB
     run --separate-stderr "$PLACE_REPORT" advise "$HOT" --fit hbw=1T -o hbw.ini
     assert_line "hbw: 4 sites, 240.0 MiB of 1.0 TiB"
-    assert_line "the fast tiers would serve 100.0% of the bytes touched per interval (95.5 MiB); a size rule of the same capacity (largest blocks first) would serve 100.0%"
+    assert_line "the fast tiers would serve 100.0% of the bytes touched per interval (95.5 MiB); a size rule of the same capacity (first come, first served) would serve 100.0%"
 }
 
 @test "advise: tiers filled in the order given, each rule to its tier" {

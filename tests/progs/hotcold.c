@@ -1,7 +1,7 @@
 /* Hot and cold arrays from distinct functions, for the access profile and its advice:
- * hot_a (64 MiB) and hot_b (32 MiB) are swept over and over, cold_a (128 MiB) and cold_b
- * (64 MiB) written once; pair_hot and pair_cold (2 MiB each) both come from
- * make_array, which is frame 1 of both, told apart by frame 2.
+ * cold_a (128 MiB) and cold_b (64 MiB), allocated first, are written once; hot_a (64 MiB)
+ * and hot_b (32 MiB) are swept over and over; pair_cold and pair_hot (2 MiB each) both
+ * come from make_array, which is frame 1 of both, told apart by frame 2.
  *
  * usage: hotcold [SWEEPS [SCALE]]  (default 150 sweeps; sizes divided by SCALE, default 1)
  * Prints a checksum of everything it computed: the same with or without libplace. */
@@ -72,9 +72,9 @@ int main(int argc, char **argv)
     long sweeps = argc > 1 ? atol(argv[1]) : 150;
     if (argc > 2 && atol(argv[2]) > 0)
         scale = (size_t)atol(argv[2]);
-    unsigned long *hot_a = alloc_hot_a(), *hot_b = alloc_hot_b();
     unsigned long *cold_a = alloc_cold_a(), *cold_b = alloc_cold_b();
-    unsigned long *pair_hot = alloc_pair_hot(), *pair_cold = alloc_pair_cold();
+    unsigned long *pair_cold = alloc_pair_cold(), *pair_hot = alloc_pair_hot();
+    unsigned long *hot_a = alloc_hot_a(), *hot_b = alloc_hot_b();
     unsigned long sum = 0;
     for (long k = 0; k < sweeps; k++) {
         sum += sweep(hot_a, (64u << 20) / scale);
