@@ -17,8 +17,8 @@
 
 enum {
     WRITTEN_EVERY = 10, /* intervals between two reads of the soft-dirty bits */
-    SLOWER_MAX = 16,    /* the interval grows to at most this many times the one asked */
-    COST_PERMILLE = 50, /* the share of an interval the sampler may take, in 1/1000 */
+    SLOWER_MAX = 64,    /* the interval grows to at most this many times the one asked */
+    COST_PERMILLE = 100, /* the share of an interval the sampler may take, in 1/1000 */
     PAGE_FRAME_SOFT_DIRTY = 55,
 };
 

@@ -16,8 +16,8 @@
  * /proc/self/pagemap, where the kernel keeps them. What it reads goes to the blocks'
  * sites (stats/profile.h place_profile_touched).
  *
- * The interval doubles (up to 16 times the one asked) while reading costs the thread
- * more than 5% of it: smaps walks every page the process maps. The thread blocks every
+ * The interval doubles (up to 64 times the one asked) while reading costs the thread
+ * more than 10% of it: smaps walks every page the process maps. The thread blocks every
  * signal and never allocates; a forked child starts its own at its first tracked
  * block. */
 #ifndef PLACE_ACCESS_H

@@ -329,7 +329,9 @@ def header_lines(reports, tiers, ranks, by_access, why_not, size_min):
     else:
         lines.append(f"{BY_BYTES} ({why_not}); ranked by bytes allocated over room (peak, "
                      "whole pages)")
-    if any(d["profile"]["sample"] != "all" for _, d in reports):
+    if by_access:
+        lines.append("the tracked blocks' bytes and peaks are exact (each one is counted)")
+    elif any(d["profile"]["sample"] != "all" for _, d in reports):
         lines.append("bytes and peaks are the profile's estimates (sampled): leave some room")
     per = f" per rank (capacity / {ranks} ranks per node)" if ranks > 1 else ""
     lines.append(f"fast tiers{per}, filled in this order: "

@@ -213,6 +213,35 @@ def profile_lines(doc):
     return [title] + table(header, rows, "rrrrrll")
 
 
+def access_lines(access):
+    """The access profile: the sites hottest per byte, and what the figures mean."""
+    if access["state"] != "on":
+        return [f"access profile {access['state']}"]
+    tracked, hot = access["tracked"], access["hottest"]
+    if not hot:
+        return [f"access profile: no block of {size_str(access['min'])} or more was tracked"]
+
+    def percent(share):
+        return "-" if share is None else f"{round(share * 100)}%"
+
+    rows = []
+    for s in hot:
+        a, frames = s["access"], s["frames"]
+        where = (frames[0]["symbol"] or frames[0]["site"]) + (
+            " < " + (frames[1]["symbol"] or frames[1]["site"]) if len(frames) > 1 else "")
+        rows.append([size_str(a["peak"]), size_str(a["touched_mean"]),
+                     size_str(a["touched_peak"]), percent(a["touched_share"]),
+                     percent(a["written_share"]), f"{a['heat']:.3f}", where])
+    title = (f"hottest sites per byte ({plural(tracked['blocks'], 'block')} of "
+             f"{size_str(access['min'])} or more tracked, {size_str(tracked['peak'])} at peak; "
+             f"{access['intervals']} intervals of {access['interval_mean_ms']:.0f} ms on average; "
+             f"the sampler took {access['cost_ms'] / 1000:.3f} s of CPU):")
+    header = ["peak", "touched", "most", "share", "written", "heat", "site < its caller"]
+    notes = ["touched: bytes whose pages were accessed at least once in an interval (mean "
+             "over the run), not a count of accesses; heat: touched over peak"]
+    return [title] + table(header, rows, "rrrrrrl") + notes
+
+
 def render(doc, resolve_lines):
     locations = source_locations(doc["sites"]["top"]) if resolve_lines else {}
     sections = [header_lines(doc), node_lines(doc)]
@@ -223,6 +252,8 @@ def render(doc, resolve_lines):
     sections += [rule_lines(doc), site_lines(doc, locations)]
     if "profile" in doc:
         sections.append(profile_lines(doc))
+        if "access" in doc["profile"]:
+            sections.append(access_lines(doc["profile"]["access"]))
     return "\n\n".join("\n".join(s) for s in sections) + "\n"
 
 
