@@ -3,7 +3,8 @@
  * and hot_b (32 MiB) are swept over and over; pair_cold and pair_hot (2 MiB each) both
  * come from make_array, which is frame 1 of both, told apart by frame 2.
  *
- * usage: hotcold [SWEEPS [SCALE]]  (default 150 sweeps; sizes divided by SCALE, default 1)
+ * usage: hotcold [SWEEPS [SCALE [keep]]]  (default 150 sweeps; sizes divided by SCALE,
+ * default 1; keep: the arrays are not freed at exit, so that a report can check them)
  * Prints a checksum of everything it computed: the same with or without libplace. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +84,8 @@ int main(int argc, char **argv)
     }
     sum += cold_a[1] + cold_b[2] + pair_cold[3];
     printf("hotcold: %ld sweeps, checksum %lu\n", sweeps, sum);
+    if (argc > 3 && strcmp(argv[3], "keep") == 0)
+        return 0;
     free(pair_cold);
     free(pair_hot);
     free(cold_b);
