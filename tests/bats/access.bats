@@ -205,3 +205,20 @@ PY
     assert_success
     assert_line --partial "the plan holds"
 }
+
+@test "two ranks' profiles merge by site: each rank's room is capacity over the ranks per node" {
+    cd "$BATS_TEST_TMPDIR"
+    for rank in 0 1; do
+        run "$PLACERUN" --profile -r "rank$rank.json" --lib "$LIB" "$PROGS/hotcold" 150
+        assert_success
+    done
+    run --separate-stderr env LIBPLACE_LIB="$LIB" "$REPO/scripts/place-report" advise rank0.json \
+        rank1.json --fit hbw=200M --ranks-per-node 2 -o job.ini
+    assert_success
+    assert_line "advice for hotcold from 2 reports (rank0.json, rank1.json), merged by site: bytes and accesses summed, room the most one process held"
+    assert_line "fast tiers per rank (capacity / 2 ranks per node), filled in this order: hbw 100.0 MiB"
+    assert_line "hbw: 4 sites, 100.0 MiB of 100.0 MiB"
+    # one row a site: the two runs' sites are the same frames
+    [ "$(grep -c '^hotcold!' <<<"$output")" -eq 6 ]
+    grep -qx 'limit = 100M' job.ini
+}
