@@ -119,6 +119,7 @@ static void accessed(struct place_emit *e, const struct place_profile_access *a)
     place_emit_open(e, "access", '{');
     place_emit_uint(e, "blocks", a->blocks);
     place_emit_uint(e, "first_ms", a->first_ms);
+    place_emit_uint_or_null(e, "last_ms", a->last_ms != UINT64_MAX, a->last_ms);
     place_emit_uint(e, "peak", a->peak);
     place_emit_uint(e, "live_mean", a->live_mean);
     place_emit_uint(e, "touched_mean", a->touched_mean);

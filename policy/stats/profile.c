@@ -51,7 +51,8 @@ struct site {
     double tier_bytes[PLACE_MAX_TIERS];
     /* the access profile: its tracked blocks, and their readings summed over intervals */
     uint64_t tracked_blocks, tracked_live, tracked_peak;
-    uint64_t first_ms; /* since the run's start, its first tracked block */
+    uint64_t first_ms, last_ms; /* since the run's start: its first tracked block, and
+                                 * the last time its tracked bytes went back to none */
     double touched_sum, touched_peak, live_sum, written_sum, written_live_sum;
     uint64_t touched_now; /* the interval being added */
 };
@@ -194,18 +195,22 @@ static void erase(struct block *b)
     used--;
 }
 
+static uint64_t run_ms(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)((now.tv_sec - place_run.start.tv_sec) * 1000 +
+                      (now.tv_nsec - place_run.start.tv_nsec) / 1000000);
+}
+
 /* Tracked block b joins tracked[] (its site's tracked bytes counted), or leaves it. */
 static void track_add(struct block *b, const struct place_sample *s)
 {
     tracked[ntracked] = (struct track){{s->start, s->len, b->site}, b->p};
     b->track = (uint32_t)++ntracked;
     struct site *e = &sites[b->site];
-    if (!e->tracked_blocks++) {
-        struct timespec now;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        e->first_ms = (uint64_t)((now.tv_sec - place_run.start.tv_sec) * 1000 +
-                                 (now.tv_nsec - place_run.start.tv_nsec) / 1000000);
-    }
+    if (!e->tracked_blocks++)
+        e->first_ms = run_ms();
     e->tracked_live += s->asked;
     if (e->tracked_live > e->tracked_peak)
         e->tracked_peak = e->tracked_live;
@@ -220,7 +225,10 @@ static struct block *find(uintptr_t p);
 static void track_remove(const struct block *b)
 {
     size_t k = b->track - 1;
-    sites[b->site].tracked_live -= (uint64_t)b->asked;
+    struct site *e = &sites[b->site];
+    e->tracked_live -= (uint64_t)b->asked;
+    if (!e->tracked_live)
+        e->last_ms = run_ms();
     tracked_live -= (uint64_t)b->asked;
     if (k != --ntracked) {
         tracked[k] = tracked[ntracked];
@@ -329,6 +337,7 @@ static struct place_profile_access access_of(const struct site *s)
     struct place_profile_access a = {
         .blocks = s->tracked_blocks,
         .first_ms = s->first_ms,
+        .last_ms = s->tracked_live ? UINT64_MAX : s->last_ms,
         .peak = s->tracked_peak,
         .live_mean = count(s->live_sum / n),
         .touched_mean = count(s->touched_sum / n),

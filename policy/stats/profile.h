@@ -119,6 +119,7 @@ void place_profile_touched(const struct place_touch *t, size_t n, bool written);
 struct place_profile_access {
     uint64_t blocks;       /* tracked blocks allocated */
     uint64_t first_ms;     /* when the first was, since the run's start */
+    uint64_t last_ms;      /* when the last was freed (UINT64_MAX: some are live) */
     uint64_t peak;         /* the most bytes of tracked blocks live at once */
     uint64_t live_mean;    /* tracked bytes live, mean over the intervals */
     uint64_t touched_mean; /* bytes touched per interval, mean over every interval */

@@ -7,6 +7,7 @@ interval (the access profile's touched_mean) over its room, the most bytes it he
 once rounded up to a page. Without an access profile there is nothing touched to rank
 by, and the advice ranks by bytes allocated over room instead, and says so."""
 
+import math
 import os
 import shlex
 import sys
@@ -42,6 +43,7 @@ class Site:
     peak: int = 0          # the most any one process held at once
     tracked_peak: int = None  # the same of its tracked blocks: the room a size = MIN.. rule needs
     first_ms: int = None   # its first tracked block, since the run's start (the earliest rank's)
+    last_ms: int = None    # its tracked bytes last back to none (None: live at the end)
     touched: float = None  # bytes touched per interval, summed over the processes
     tier: str = None       # None: dram
     why: str = ""
@@ -61,6 +63,13 @@ class Site:
     @property
     def mean_size(self):
         return self.bytes / self.calls if self.calls else 0
+
+    def span(self):
+        """When it holds room: from its first tracked block to when its tracked bytes were
+        last back to none; the whole run without access figures."""
+        first = 0 if self.first_ms is None else self.first_ms
+        last = math.inf if self.first_ms is None or self.last_ms is None else self.last_ms
+        return first, last
 
     def key(self):
         return tuple(f["site"] for f in self.frames)
@@ -193,8 +202,12 @@ def gather(reports):
             if tracked and "access" in row:
                 s.touched = (s.touched or 0) + row["access"]["touched_mean"]
                 s.tracked_peak = max(s.tracked_peak or 0, row["access"]["peak"])
-                first = row["access"]["first_ms"]
-                s.first_ms = first if s.first_ms is None else min(s.first_ms, first)
+                first, last = row["access"]["first_ms"], row["access"]["last_ms"]
+                if s.first_ms is None:
+                    s.first_ms, s.last_ms = first, last
+                else:  # the ranks' spans together
+                    s.first_ms = min(s.first_ms, first)
+                    s.last_ms = None if None in (s.last_ms, last) else max(s.last_ms, last)
     return list(sites.values())
 
 
@@ -227,10 +240,19 @@ def rankable(s):
     return s.traffic is not None and bool(s.frames)
 
 
+def held_while(chosen, s):
+    """The most room the chosen sites hold at once while s is live: sites never live
+    together share room (the step function of their spans peaks at some span's start)."""
+    lo, hi = s.span()
+    points = [lo] + [c.span()[0] for c in chosen if lo <= c.span()[0] <= hi]
+    return max(sum(c.room for c in chosen if c.span()[0] <= t <= c.span()[1]) for t in points)
+
+
 def pack(sites, tiers, by_access, size_min, held_out):
     """Each site's tier (None: dram) and why, the hottest first, each into the first tier
-    with room left for it; held_out: {id(site): why} of sites kept out of every tier."""
-    free = {name: capacity for name, capacity, _ in tiers}
+    with room left for it while it is live; held_out: {id(site): why} of sites kept out
+    of every tier."""
+    chosen = {name: [] for name, _, _ in tiers}
     fits = "hottest per byte that fits" if by_access else "most allocated per byte that fits"
     for s in ranked(sites):
         s.tier = None
@@ -244,29 +266,32 @@ def pack(sites, tiers, by_access, size_min, held_out):
             s.why = "never touched" if by_access else "nothing allocated"
         else:
             short = []
-            for name, _, _ in tiers:
-                if s.room <= free[name]:
-                    free[name] -= s.room
+            for name, capacity, _ in tiers:
+                free = capacity - held_while(chosen[name], s)
+                if s.room <= free:
+                    shared = sum(c.room for c in chosen[name]) + s.room > capacity
+                    chosen[name].append(s)
                     s.tier = name
+                    if shared:
+                        short.append(f"sharing room in {name} with sites never live at once")
                     break
                 short.append(f"no room left in {name} (needs {size_str(s.room)}, "
-                             f"{size_str(free[name])} free)")
+                             f"{size_str(free)} free while it is live)")
             s.why = "; ".join(([fits] if s.tier else []) + short)
 
 
 def size_rule_served(sites, capacity):
     """What a size rule of that capacity would serve (memkind's autohbw: every block of
     the profile's minimum or more): the sites in the order the program first allocated
-    them, each while the capacity holds its room; the largest blocks first where the
-    profile has no such order."""
-    served, free = 0, capacity
+    them, each while the capacity holds its room as the sites taken before it hold theirs;
+    the largest blocks first where the profile has no such order."""
+    taken = []
     order = (lambda s: (s.first_ms, s.key())) if all(s.first_ms is not None for s in sites) \
         else (lambda s: (-s.mean_size, -s.room, s.key()))
     for s in sorted(sites, key=order):
-        if s.room <= free:
-            free -= s.room
-            served += s.traffic or 0
-    return served
+        if s.room <= capacity - held_while(taken, s):
+            taken.append(s)
+    return sum(s.traffic or 0 for s in taken)
 
 
 def advise_sites(sites, tiers, by_access, size_min, base):
@@ -343,8 +368,11 @@ def summary_lines(sites, tiers, by_access):
     lines = []
     for name, capacity, _ in tiers:
         placed = [s for s in sites if s.tier == name]
+        at_once = max([held_while(placed, s) for s in placed] or [0])
         lines.append(f"{name}: {plural(len(placed), 'site')}, "
-                     f"{size_str(sum(s.room for s in placed))} of {size_str(capacity)}")
+                     f"{size_str(at_once)} of {size_str(capacity)}"
+                     + (f" at most at once ({size_str(sum(s.room for s in placed))} in all)"
+                        if at_once < sum(s.room for s in placed) else ""))
     lines.append(f"dram: {plural(sum(1 for s in sites if s.tier is None), 'site')}")
     # the coldest sites, below the table's rows: say so here
     left = [s.why for s in sites if s.why.startswith(NO_POLICY_ROOM)]

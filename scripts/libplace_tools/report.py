@@ -273,8 +273,9 @@ ACCESS_FIELDS = [("min", "count", True), ("interval_ms", "count", True),
 TRACKED_FIELDS = [("blocks", "count", True), ("live", "count", True), ("peak", "count", True)]
 UNTRACKED_FIELDS = [("blocks", "count", True), ("bytes", "count", True)]
 SITE_ACCESS_FIELDS = [("blocks", "count", True), ("first_ms", "count", True),
-                      ("peak", "count", True),
-                      ("live_mean", "count", True), ("touched_mean", "count", True), ("touched_peak", "count", True),
+                      ("last_ms", "count?", True), ("peak", "count", True),
+                      ("live_mean", "count", True), ("touched_mean", "count", True),
+                      ("touched_peak", "count", True),
                       ("touched_share", "share", True), ("written_share", "share?", True),
                       ("heat", "amount", True)]
 # a merged report's processes (place-report merge writes all seven)

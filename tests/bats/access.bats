@@ -222,3 +222,25 @@ PY
     [ "$(grep -c '^hotcold!' <<<"$output")" -eq 6 ]
     grep -qx 'limit = 100M' job.ini
 }
+
+@test "sites never live together share the fast tier's room" {
+    cd "$BATS_TEST_TMPDIR"
+    run "$PLACERUN" --profile -r profile.json --lib "$LIB" "$PROGS/phases" 100
+    assert_success
+    run --separate-stderr env LIBPLACE_LIB="$LIB" "$REPO/scripts/place-report" advise profile.json \
+        --fit hbw=100M -o advised.ini
+    assert_success
+    echo "$output"
+    assert_line --regexp '^phases!alloc_phase_two\+0x[0-9a-f]+ < phases!main\+0x[0-9a-f]+ .* hbw +hottest per byte that fits; sharing room in hbw with sites never live at once$'
+    assert_line --regexp '^phases!alloc_cold\+0x[0-9a-f]+ < .* dram +no room left in hbw \(needs 64.0 MiB, 36.0 MiB free while it is live\)$'
+    assert_line "hbw: 2 sites, 64.0 MiB of 100.0 MiB at most at once (128.0 MiB in all)"
+    MEMKIND_HBW_NODES=0 run "$PLACERUN" -p advised.ini -r placed.json --lib "$LIB" "$PROGS/phases" 10
+    assert_success
+    run /usr/bin/python3 - placed.json <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+hbw = [n for n in r["nodes"] if n["name"] == "hbw"][0]
+print(hbw["allocations"], hbw["peak"], hbw["refused"])
+PY
+    assert_output "2 67108864 0"
+}

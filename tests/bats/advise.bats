@@ -104,8 +104,8 @@ PY
     assert_line "advice for solver from $HOT"
     assert_line --regexp '^solver!compute_flux\+0x5e < solver!timestep\+0x88 +64\.0 MiB +64\.0 MiB +63\.0 MiB +0\.984 +hbw +hottest per byte that fits$'
     assert_line --regexp '^solver!make_array\+0x1c < solver!setup_field\+0x40 +32\.0 MiB +32\.0 MiB +31\.0 MiB +0\.969 +hbw +hottest per byte that fits$'
-    assert_line --regexp '^solver!make_array\+0x1c < solver!setup_halo\+0x22 .* dram +no room left in hbw \(needs 16\.0 MiB, 4\.0 MiB free\)$'
-    assert_line --regexp '^solver!read_mesh\+0x77 < solver!main\+0x1d0 .* dram +no room left in hbw \(needs 128\.0 MiB, 4\.0 MiB free\)$'
+    assert_line --regexp '^solver!make_array\+0x1c < solver!setup_halo\+0x22 .* dram +no room left in hbw \(needs 16\.0 MiB, 4\.0 MiB free while it is live\)$'
+    assert_line --regexp '^solver!read_mesh\+0x77 < solver!main\+0x1d0 .* dram +no room left in hbw \(needs 128\.0 MiB, 4\.0 MiB free while it is live\)$'
     assert_line --regexp '^solver!alloc_checkpoint\+0x31 .* dram +never touched$'
     assert_line --regexp '^solver!parse_input\+0x12 .* - +- +dram +no access figures \(blocks under 1\.0 MiB are not tracked\)$'
     assert_line "hbw: 2 sites, 96.0 MiB of 100.0 MiB"
@@ -161,7 +161,7 @@ read_mesh<main dram"
     # nothing fits: no rule, every site in dram, and the table says why
     run --separate-stderr "$PLACE_REPORT" advise "$HOT" --fit hbw=1M -o hbw.ini
     assert_line "hbw: 0 sites, 0 B of 1.0 MiB"
-    assert_line --regexp 'compute_flux.* dram +no room left in hbw \(needs 64\.0 MiB, 1\.0 MiB free\)$'
+    assert_line --regexp 'compute_flux.* dram +no room left in hbw \(needs 64\.0 MiB, 1\.0 MiB free while it is live\)$'
     run grep -c '^\[rule' hbw.ini
     assert_output 0
     # all of it: the two hot, then setup_halo's 16 MiB, then read_mesh's 128 MiB
@@ -180,8 +180,8 @@ EOF
     assert_success
     assert_line "fast tiers, filled in this order: hbw 70.0 MiB, cxl 40.0 MiB"
     assert_line --regexp 'compute_flux.* hbw +hottest per byte that fits$'
-    assert_line --regexp 'setup_field.* cxl +hottest per byte that fits; no room left in hbw \(needs 32\.0 MiB, 6\.0 MiB free\)$'
-    assert_line --regexp 'setup_halo.* dram +no room left in hbw \(needs 16\.0 MiB, 6\.0 MiB free\); no room left in cxl \(needs 16\.0 MiB, 8\.0 MiB free\)$'
+    assert_line --regexp 'setup_field.* cxl +hottest per byte that fits; no room left in hbw \(needs 32\.0 MiB, 6\.0 MiB free while it is live\)$'
+    assert_line --regexp 'setup_halo.* dram +no room left in hbw \(needs 16\.0 MiB, 6\.0 MiB free while it is live\); no room left in cxl \(needs 16\.0 MiB, 8\.0 MiB free while it is live\)$'
     run placed both.ini "$HOT"
     assert_line "compute_flux<timestep hbw"
     assert_line "make_array<setup_field cxl"
@@ -269,7 +269,7 @@ json.dump(d, open("many.json", "w"))' "$HOT"
     assert_line "no access profile: advice by bytes allocated, not by accesses (the run profiled no accesses); ranked by bytes allocated over room (peak, whole pages)"
     assert_line --regexp '^site < its caller +bytes +peak +heat +tier +why$'
     assert_line --regexp '^solver!exchange_buffers\+0x10 < solver!main\+0x200 +10\.0 GiB +8\.0 MiB +1280\.0 +hbw +most allocated per byte that fits$'
-    assert_line --regexp '^solver!read_mesh\+0x77 .* dram +no room left in hbw \(needs 512\.0 MiB, 28\.0 MiB free\)$'
+    assert_line --regexp '^solver!read_mesh\+0x77 .* dram +no room left in hbw \(needs 512\.0 MiB, 28\.0 MiB free while it is live\)$'
     assert_line --partial "of the bytes allocated (10.8 GiB)"
     grep -q '^# no access profile: advice by bytes allocated, not by accesses' bytes.ini
     run ! grep -q '^size' bytes.ini # no tracked blocks: no size window

@@ -398,7 +398,7 @@ report("access-state", 'profile.access.state: expected "on" or "unavailable: WHY
 report("access-part", "profile.access: no 'interval_mean_ms'",
        setter(["profile"], dict(profile, access={"state": "on", "min": 1, "interval_ms": 100})))
 site = {"frames": [], "samples": 1, "calls": 1, "bytes": 1, "live": 0, "peak": 1, "mean_size": 1,
-        "tiers": {}, "access": {"blocks": 1, "first_ms": 0, "peak": 1, "live_mean": 1, "touched_mean": 1, "touched_peak": 1,
+        "tiers": {}, "access": {"blocks": 1, "first_ms": 0, "last_ms": None, "peak": 1, "live_mean": 1, "touched_mean": 1, "touched_peak": 1,
                                 "touched_share": 1.5, "written_share": None, "heat": 1}}
 report("access-share", "profile.top[0].access.touched_share: expected a number from 0 to 1, got 1.5",
        setter(["profile"], dict(profile, top=[site])))
