@@ -57,8 +57,8 @@ for name, peak, touched, share, heat in rows:
     hot = names.index(name) < 3
     # a swept block is touched whole nearly every interval; one written once, seldom
     assert (float(share) > 0.8) if hot else (float(share) < 0.5), (name, share)
-    if name.startswith("alloc_hot"): # touched whole while live
-        assert float(share) > 0.95, (name, share)
+    if name.startswith("alloc_hot"): # touched whole while live (but for the interval
+        assert float(share) > 0.8, (name, share)  # its pages were being faulted in)
 coldest_hot = min(float(r[4]) for r in rows[:3])
 hottest_cold = max(float(r[4]) for r in rows[3:])
 assert hottest_cold < coldest_hot / 2, rows' "$output"
@@ -168,20 +168,33 @@ EOF
     [[ $stderr == *"LIBPLACE_PROFILE_INTERVAL"*"'5ms' is out of range; expected 10ms to 60s"* ]]
 }
 
-@test "the loop: profile, advise 100M of hbw, run placed: the hot sites in hbw, the cold in dram; the dry run holds" {
+# In the test's directory: program $1 (of $PROGS) with its arguments profiled into
+# profile.json, then advise's policy for 100 MiB of hbw into advised.ini, its table in
+# $output.
+advised() {
     cd "$BATS_TEST_TMPDIR"
-    run "$PLACERUN" --profile -r profile.json --lib "$LIB" "$PROGS/hotcold" 300
+    run "$PLACERUN" --profile -r profile.json --lib "$LIB" "$PROGS/$1" "${@:2}"
     assert_success
     run --separate-stderr env LIBPLACE_LIB="$LIB" "$REPO/scripts/place-report" advise profile.json \
         --fit hbw=100M -o advised.ini
     assert_success
     echo "$output"
+}
+
+# Program $1 with its arguments run under advised.ini, HBW on node 0, its JSON report
+# placed.json.
+run_advised() {
+    MEMKIND_HBW_NODES=0 run "$PLACERUN" -p advised.ini -r placed.json --lib "$LIB" "$PROGS/$1" "${@:2}"
+    assert_success
+}
+
+@test "the loop: profile, advise 100M of hbw, run placed: the hot sites in hbw, the cold in dram; the dry run holds" {
+    advised hotcold 300
     # every access the fast tier can hold: the swept arrays (96 MiB) and both 2 MiB ones
     assert_line "hbw: 4 sites, 100.0 MiB of 100.0 MiB"
     assert_line --regexp "^the fast tiers would serve ([6-9][0-9]|100)\.[0-9]% of the bytes touched per interval .*; a size rule of the same capacity \(first come, first served\) would serve [1-4][0-9]\.[0-9]%$"
     assert_line "  placerun -p advised.ini --dry-run=fold -r check.json -- hotcold ARGS..."
-    MEMKIND_HBW_NODES=0 run "$PLACERUN" -p advised.ini -r placed.json --lib "$LIB" "$PROGS/hotcold" 50
-    assert_success
+    run_advised hotcold 50
     run /usr/bin/python3 - placed.json <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -224,18 +237,11 @@ PY
 }
 
 @test "sites never live together share the fast tier's room" {
-    cd "$BATS_TEST_TMPDIR"
-    run "$PLACERUN" --profile -r profile.json --lib "$LIB" "$PROGS/phases" 100
-    assert_success
-    run --separate-stderr env LIBPLACE_LIB="$LIB" "$REPO/scripts/place-report" advise profile.json \
-        --fit hbw=100M -o advised.ini
-    assert_success
-    echo "$output"
+    advised phases 100
     assert_line --regexp '^phases!alloc_phase_two\+0x[0-9a-f]+ < phases!main\+0x[0-9a-f]+ .* hbw +hottest per byte that fits; sharing room in hbw with sites never live at once$'
     assert_line --regexp '^phases!alloc_cold\+0x[0-9a-f]+ < .* dram +no room left in hbw \(needs 64.0 MiB, 36.0 MiB free while it is live\)$'
     assert_line "hbw: 2 sites, 64.0 MiB of 100.0 MiB at most at once (128.0 MiB in all)"
-    MEMKIND_HBW_NODES=0 run "$PLACERUN" -p advised.ini -r placed.json --lib "$LIB" "$PROGS/phases" 10
-    assert_success
+    run_advised phases 10
     run /usr/bin/python3 - placed.json <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
