@@ -1,5 +1,6 @@
 #include "sampler.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "../base/clock.h"
@@ -123,11 +124,14 @@ static void *moved(void *p, size_t size, uintptr_t ra, bool tracked)
 {
     size_t old = place_glibc_usable(p);
     struct place_request r = {.size = size, .call = PLACE_MALLOC, .ra = ra};
+    int saved = errno; /* a mapping the kernel refused is no failure of the program's */
     uint8_t was = place_guard_enter();
     void *q = size >= place_tracked_min ? place_tracked_alloc(&r) : NULL;
     bool is_tracked = q != NULL;
-    if (!q)
+    if (!q) {
+        errno = saved;
         q = place_libc_malloc(size);
+    }
     place_guard_leave(was);
     if (!q)
         return NULL;
