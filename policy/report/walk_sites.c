@@ -278,7 +278,7 @@ static void walk_access(struct place_emit *e, const struct place_gathered *g)
     if (a->untracked_blocks)
         place_emit_line(e, PART_NOW,
                         "  %llu block%s of %s or more (%s) stayed untracked: an alignment past "
-                        "a page, or no mapping or table room for it",
+                        "a page, 8192 tracked blocks live already, or no mapping for it",
                         (unsigned long long)a->untracked_blocks,
                         place_plural_s(a->untracked_blocks), min, untracked);
 }

@@ -148,9 +148,12 @@ static bool room(void)
     return true;
 }
 
-/* Room for one more tracked block: the array doubles, mapped as the table is. */
+/* Room for one more tracked block: the array doubles, mapped as the table is, up to
+ * PLACE_TRACKED_MAX. */
 static bool track_room(void)
 {
+    if (ntracked >= PLACE_TRACKED_MAX)
+        return false;
     if (ntracked < tracked_cap)
         return true;
     size_t cap = tracked_cap ? 2 * tracked_cap : 256;

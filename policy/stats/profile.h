@@ -92,6 +92,11 @@ bool place_profile_track(const void *p, const struct place_sample *s);
  * the caller's to unmap). */
 bool place_profile_remove(const void *p, unsigned *tier, int64_t *held, bool *tracked);
 
+/* The most tracked blocks live at once: each is three mappings, and the kernel allows a
+ * process 65530 by default; past this many, blocks stay glibc's, so that the program
+ * keeps mappings enough for its own (glibc's thread arenas map theirs). */
+enum { PLACE_TRACKED_MAX = 8192 };
+
 /* A tracked block's mapping as the sampler reads it. */
 struct place_tracked {
     uintptr_t start; /* the pages the program's block lies in */

@@ -279,7 +279,7 @@ def access_lines(access):
     if untracked["blocks"]:
         lines.append(f"  {plural(untracked['blocks'], 'block')} of {minimum} or more "
                      f"({size_str(untracked['bytes'])}) stayed untracked: an alignment past a "
-                     "page, or no mapping or table room for it")
+                     "page, 8192 tracked blocks live already, or no mapping for it")
     return lines
 
 

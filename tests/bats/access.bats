@@ -250,3 +250,18 @@ print(hbw["allocations"], hbw["peak"], hbw["refused"])
 PY
     assert_output "2 67108864 0"
 }
+
+@test "past 8192 tracked blocks live, the rest stay glibc's, counted: the program keeps its mappings" {
+    local py='l = [bytearray(8192) for _ in range(10000)]; print(len(l), sum(map(len, l)))'
+    profiled LIBPLACE_PROFILE_MIN=4K LIBPLACE_REPORT_FORMAT=json /usr/bin/env PYTHONMALLOC=malloc \
+        /usr/bin/python3 -c "$py"
+    assert_success
+    assert_output "10000 81920000"
+    run /usr/bin/python3 - "$BATS_TEST_TMPDIR"/reports/*.json <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))["profile"]["access"]
+assert a["untracked"]["blocks"] >= 10000 - 8192, a["untracked"]
+assert 8192 <= a["tracked"]["blocks"] and a["tracked"]["peak"] <= 8192 * (8192 + 4096), a["tracked"]
+PY
+    assert_success
+}
