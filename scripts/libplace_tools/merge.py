@@ -264,8 +264,12 @@ def merge_profiles(docs):
     top = sorted((merge_profile_site(sites) for sites in groups.values()),
                  key=lambda s: -s["bytes"])
     named = sum(1 for frames in groups if frames)
-    return {"sample": profiles[0]["sample"], "lost": sum(p["lost"] for p in profiles),
-            "total": max([p["total"] for p in profiles] + [named]), "top": top}
+    merged = {"sample": profiles[0]["sample"], "lost": sum(p["lost"] for p in profiles),
+              "total": max([p["total"] for p in profiles] + [named]), "top": top}
+    accesses = [p["access"] for p in profiles if "access" in p]
+    if accesses:
+        merged["access"] = merge_access(accesses)
+    return merged
 
 
 def merge_profile_site(sites):
@@ -278,6 +282,53 @@ def merge_profile_site(sites):
         for name, n in s["tiers"].items():
             tiers[name] = tiers.get(name, 0) + n
     merged["tiers"] = tiers
+    accessed = [s["access"] for s in sites if "access" in s]
+    if accessed:
+        merged["access"] = merge_site_access(accessed)
+    return merged
+
+
+HOTTEST = 32  # the sites libplace lists hottest per byte
+
+
+def merge_access(accesses):
+    """The processes' access profiles as one: counts and bytes add up (peaks too: a bound
+    on the job's), the hottest sites are merged by frames and ranked again."""
+    on = [a for a in accesses if a["state"] == "on"]
+    if not on:
+        return accesses[0]
+    intervals = sum(a["intervals"] for a in on)
+    groups = by_name([s for a in on for s in a["hottest"]],
+                     lambda s: tuple(f["site"] for f in s["frames"]))
+    hottest = sorted((merge_profile_site(sites) for sites in groups.values()),
+                     key=lambda s: -s["access"]["heat"])[:HOTTEST]
+    return {"state": "on", "min": min(a["min"] for a in on), "interval_ms": on[0]["interval_ms"],
+            "interval_mean_ms": round(sum(a["interval_mean_ms"] * a["intervals"] for a in on)
+                                      / intervals, 3) if intervals else 0,
+            "intervals": intervals,
+            "tracked": {k: sum(a["tracked"][k] for a in on) for k in ("blocks", "live", "peak")},
+            "untracked": {k: sum(a["untracked"][k] for a in on) for k in ("blocks", "bytes")},
+            "written": any(a["written"] for a in on),
+            "cost_ms": round(sum(a["cost_ms"] for a in on), 3), "meaning": on[0]["meaning"],
+            "hottest": hottest}
+
+
+def merge_site_access(accessed):
+    """One site's access figures over the processes: bytes add up, shares are of the
+    bytes together, its span is the union of theirs."""
+    merged = {"blocks": sum(a["blocks"] for a in accessed),
+              "first_ms": min(a["first_ms"] for a in accessed),
+              "last_ms": None if any(a["last_ms"] is None for a in accessed)
+              else max(a["last_ms"] for a in accessed)}
+    for key in ("peak", "live_mean", "touched_mean", "touched_peak"):
+        merged[key] = sum(a[key] for a in accessed)
+    live = merged["live_mean"]
+    merged["touched_share"] = round(min(merged["touched_mean"] / live, 1), 3) if live else 0
+    written = [a for a in accessed if a["written_share"] is not None]
+    written_live = sum(a["live_mean"] for a in written)
+    merged["written_share"] = (round(sum(a["written_share"] * a["live_mean"] for a in written)
+                                     / written_live, 3) if written_live else None)
+    merged["heat"] = round(merged["touched_mean"] / merged["peak"], 3) if merged["peak"] else 0
     return merged
 
 

@@ -234,6 +234,20 @@ PY
     # one row a site: the two runs' sites are the same frames
     [ "$(grep -c '^hotcold!' <<<"$output")" -eq 6 ]
     grep -qx 'limit = 100M' job.ini
+    # merge keeps the access profile: the job's blocks, its sites hottest first
+    run "$REPO/scripts/place-report" merge rank0.json rank1.json -o job.json
+    assert_success
+    valid_report job.json
+    run /usr/bin/python3 - job.json <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))["profile"]["access"]
+ranks = [json.load(open(f"rank{k}.json"))["profile"]["access"] for k in (0, 1)]
+assert a["tracked"]["blocks"] == 12 and a["intervals"] == sum(r["intervals"] for r in ranks), a
+hot = a["hottest"]
+assert len(hot) == 6 and all(s["access"]["blocks"] == 2 for s in hot), hot
+assert [s["access"]["heat"] for s in hot] == sorted((s["access"]["heat"] for s in hot), reverse=True)
+PY
+    assert_success
 }
 
 @test "sites never live together share the fast tier's room" {
