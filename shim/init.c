@@ -109,6 +109,7 @@ static void postfork_child(void)
     }
     place_report_postfork_child();
     place_access_postfork_child();
+    place_tracked_postfork_child();
     place_run_mark_start(getppid());
     place_tiers_restart();
     place_heaps_restart();

@@ -159,6 +159,16 @@ void *place_realloc_counted(void *p, size_t size, uintptr_t ra)
         place_count(0, 1, -held);
         return NULL;
     }
+    if (tracked && size >= place_tracked_min && size <= place_glibc_usable(p) &&
+        size > place_glibc_usable(p) / 2) { /* it still holds size: it stays, as glibc's */
+        uint8_t was = place_guard_enter();
+        bool kept = place_tracked_keep(p, size, ra);
+        place_guard_leave(was);
+        if (kept) {
+            place_count(1, 1, 0); /* its weight is its usable size, as before */
+            return p;
+        }
+    }
     if (p && size && (tracked || (place_tracked_min && size >= place_tracked_min))) {
         place_count(0, 0, -held);
         return moved(p, size, ra, tracked);

@@ -6,7 +6,8 @@
  * A tracked block is laid out as glibc lays out a block it mmaps (base/glibc.h): its
  * usable size reads like any glibc block's. It is recorded in the profile with weight 1
  * (stats/profile.h place_profile_track), whose filter sends its free here: the free and
- * realloc paths unmap it (guards too) instead of handing it to glibc. */
+ * realloc paths unmap it (guards too), or keep its pages for the next block of about
+ * its size, instead of handing it to glibc. */
 #ifndef PLACE_TRACKED_H
 #define PLACE_TRACKED_H
 
@@ -33,7 +34,16 @@ void place_tracked_start(uint64_t min, unsigned interval_ms, unsigned depth);
  * tables full): the caller asks glibc. Called with the guard up. */
 void *place_tracked_alloc(const struct place_request *r);
 
-/* Unmaps tracked block p, which the profile has forgotten. */
+/* Tracked block p, which the profile has forgotten, recorded again as a block of size
+ * bytes from ra (a realloc that keeps it): false, and nothing recorded, when the
+ * profile's tables have no room. Called with the guard up. */
+bool place_tracked_keep(void *p, size_t size, uintptr_t ra);
+
+/* Unmaps tracked block p, which the profile has forgotten, or keeps its pages for the
+ * next block of about its size. */
 void place_tracked_unmap(void *p);
+
+/* A forked child's cache of freed mappings is its own. */
+void place_tracked_postfork_child(void);
 
 #endif

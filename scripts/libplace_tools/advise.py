@@ -65,11 +65,13 @@ class Site:
         return self.bytes / self.calls if self.calls else 0
 
     def span(self):
-        """When it holds room: from its first tracked block to when its tracked bytes were
-        last back to none; the whole run without access figures."""
+        """When it holds room, [first, last): from its first tracked block to when its
+        tracked bytes were last back to none (a millisecond at least: a block freed in
+        the millisecond another is allocated shares none of it); the whole run without
+        access figures."""
         first = 0 if self.first_ms is None else self.first_ms
         last = math.inf if self.first_ms is None or self.last_ms is None else self.last_ms
-        return first, last
+        return first, max(last, first + 1)
 
     def key(self):
         return tuple(f["site"] for f in self.frames)
@@ -244,8 +246,8 @@ def held_while(chosen, s):
     """The most room the chosen sites hold at once while s is live: sites never live
     together share room (the step function of their spans peaks at some span's start)."""
     lo, hi = s.span()
-    points = [lo] + [c.span()[0] for c in chosen if lo <= c.span()[0] <= hi]
-    return max(sum(c.room for c in chosen if c.span()[0] <= t <= c.span()[1]) for t in points)
+    points = [lo] + [c.span()[0] for c in chosen if lo <= c.span()[0] < hi]
+    return max(sum(c.room for c in chosen if c.span()[0] <= t < c.span()[1]) for t in points)
 
 
 def pack(sites, tiers, by_access, size_min, held_out):

@@ -201,6 +201,8 @@ r = json.load(open(sys.argv[1]))
 where = {}
 for s in r["profile"]["top"]:
     f = s["frames"]
+    if not f or not (f[0]["symbol"] or "").startswith("hotcold!"):
+        continue  # a block of the C library's, sampled by chance
     name = f[0]["symbol"].split("!")[1].split("+")[0]
     if name == "make_array":
         name += "<" + f[1]["symbol"].split("!")[1].split("+")[0]
@@ -252,7 +254,8 @@ PY
 
 @test "sites never live together share the fast tier's room" {
     advised phases 100
-    assert_line --regexp '^phases!alloc_phase_two\+0x[0-9a-f]+ < phases!main\+0x[0-9a-f]+ .* hbw +hottest per byte that fits; sharing room in hbw with sites never live at once$'
+    # the phase ranked second (their heats differ by the clock) shares the first's room
+    assert_line --regexp '^phases!alloc_phase_(one|two)\+0x[0-9a-f]+ < phases!main\+0x[0-9a-f]+ .* hbw +hottest per byte that fits; sharing room in hbw with sites never live at once$'
     assert_line --regexp '^phases!alloc_cold\+0x[0-9a-f]+ < .* dram +no room left in hbw \(needs 64.0 MiB, 36.0 MiB free while it is live\)$'
     assert_line "hbw: 2 sites, 64.0 MiB of 100.0 MiB at most at once (128.0 MiB in all)"
     run_advised phases 10
