@@ -97,6 +97,22 @@ int main(int argc, char **argv)
     check(r && sum(r, 100) == first, "realloc to 100 keeps");
     total += sum(r, 100);
 
+    /* a big buffer filled and freed, then calloc'd again: zeroes (its pages may be the
+     * freed one's, kept for reuse), and a loop of them keeps each one's contents */
+    for (int k = 0; k < 50; k++) {
+        size_t n = (size_t)(3 + k % 3) * MIB + (size_t)k * 4096;
+        unsigned char *f = malloc(n);
+        memset(f, 0xff, n);
+        total += sum(f, 4096) + fill(f + n - 4096, 4096, (unsigned)k);
+        free(f);
+        unsigned char *c = calloc(1, n);
+        if (sum(c, n) != 0) {
+            check(0, "calloc after free zeroed");
+        }
+        free(c);
+    }
+    check(1, "calloc after free zeroed");
+
     /* memory the program maps itself: never tracked, never touched by libplace */
     unsigned char *m = mmap(NULL, 8 * MIB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     check(m != MAP_FAILED, "own mapping");
