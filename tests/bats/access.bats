@@ -283,3 +283,20 @@ assert 8192 <= a["tracked"]["blocks"] and a["tracked"]["peak"] <= 8192 * (8192 +
 PY
     assert_success
 }
+
+@test "CPython's own regression tests pass under the access profile, every block of 64 KiB or more tracked" {
+    local tests=(test_bytes test_list test_dict test_array test_memoryview test_mmap test_pickle
+        test_json test_re test_sort test_set test_deque test_zlib test_struct test_io)
+    profiled LIBPLACE_PROFILE_MIN=64K /usr/bin/env PYTHONMALLOC=malloc /usr/bin/python3 -m test \
+        -j2 "${tests[@]}"
+    assert_success
+    assert_line "All ${#tests[@]} tests OK."
+    # the worker processes tracked blocks too, each with its own sampler
+    run /usr/bin/python3 - "$BATS_TEST_TMPDIR"/reports/*.json <<'PY'
+import json, sys
+access = [json.load(open(p))["profile"]["access"] for p in sys.argv[1:]]
+busy = [a for a in access if a["tracked"]["blocks"] >= 10 and a["intervals"] >= 1]
+assert len(busy) >= 2, [(a["tracked"]["blocks"], a["intervals"]) for a in access]
+PY
+    assert_success
+}
