@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -24,9 +25,50 @@ enum {
 
 static unsigned asked_ms;
 static uint64_t min_bytes;
+/* The sampler's descriptors into /proc, each with the file it was opened on: a program
+ * that closes every descriptor it did not open (a daemon's closefrom) may get the
+ * number for a file of its own, which the sampler must then never read, seek or write
+ * (base/out.c keeps its copy of stderr so too). */
+enum { CLEAR, SMAPS, PAGEMAP, KEPT };
 static struct {
-    int clear, smaps, pagemap; /* -1: not open */
-} fd = {-1, -1, -1};
+    const char *path;
+    int flags;
+    int fd; /* -1: not open */
+    dev_t dev;
+    ino_t ino;
+} kept[KEPT] = {
+    {"/proc/self/clear_refs", O_WRONLY, -1, 0, 0},
+    {"/proc/self/smaps", O_RDONLY, -1, 0, 0},
+    {"/proc/self/pagemap", O_RDONLY, -1, 0, 0},
+};
+/* Opens kept[k] among the highest descriptors, as libplace keeps every descriptor of
+ * its own: the program's open() calls get the numbers they would without libplace. */
+static bool open_kept(unsigned k)
+{
+    int f = open(kept[k].path, kept[k].flags | O_CLOEXEC);
+    struct stat st;
+    kept[k].fd = f < 0 ? -1 : place_fd_move_high(f, true);
+    if (kept[k].fd >= 0 && fstat(kept[k].fd, &st) == 0) {
+        kept[k].dev = st.st_dev;
+        kept[k].ino = st.st_ino;
+    } else if (kept[k].fd >= 0) {
+        close(kept[k].fd);
+        kept[k].fd = -1;
+    }
+    return kept[k].fd >= 0;
+}
+
+/* Whether kept[k]'s descriptor is still the one it opened; one the program closed and
+ * took again is forgotten (not closed: it is the program's) and opened anew. */
+static bool still_kept(unsigned k)
+{
+    struct stat st;
+    if (kept[k].fd >= 0 && fstat(kept[k].fd, &st) == 0 && st.st_dev == kept[k].dev &&
+        st.st_ino == kept[k].ino)
+        return true;
+    return open_kept(k);
+}
+
 static bool started; /* the thread runs (or its start failed: refused says why) */
 static const char *refused;
 static bool written_ok, cold_ok;
@@ -161,10 +203,10 @@ static void read_smaps(size_t count)
     static char buf[1 << 16];
     size_t have = 0;
     long at = -1;
-    if (lseek(fd.smaps, 0, SEEK_SET) != 0)
+    if (lseek(kept[SMAPS].fd, 0, SEEK_SET) != 0)
         return;
     for (;;) {
-        ssize_t got = read(fd.smaps, buf + have, sizeof buf - have);
+        ssize_t got = read(kept[SMAPS].fd, buf + have, sizeof buf - have);
         if (got <= 0)
             break;
         have += (size_t)got;
@@ -193,7 +235,7 @@ static void read_written(size_t count)
             if (pages > 512)
                 pages = 512;
             off_t at = (off_t)((copy[k].start + off) / page * 8);
-            ssize_t got = pread(fd.pagemap, entries, pages * 8, at);
+            ssize_t got = pread(kept[PAGEMAP].fd, entries, pages * 8, at);
             if (got <= 0)
                 break;
             for (size_t j = 0; j < (size_t)got / 8; j++)
@@ -214,8 +256,8 @@ static bool soft_dirty_works(void)
         return false;
     p[0] = 1;
     uint64_t e = 0;
-    bool ok = say(fd.clear, "4") && (p[0] = 2) &&
-              pread(fd.pagemap, &e, 8, (off_t)((uintptr_t)p / page * 8)) == 8 &&
+    bool ok = say(kept[CLEAR].fd, "4") && (p[0] = 2) &&
+              pread(kept[PAGEMAP].fd, &e, 8, (off_t)((uintptr_t)p / page * 8)) == 8 &&
               (e >> PAGE_FRAME_SOFT_DIRTY & 1);
     munmap((void *)p, page);
     return ok;
@@ -238,7 +280,7 @@ static bool cold(size_t n)
             madvise((void *)copy[k].start, copy[k].len, MADV_COLD);
         return true;
     }
-    return say(fd.clear, "1");
+    return say(kept[CLEAR].fd, "1");
 }
 
 /* The tracked blocks now, sorted by start; how many. */
@@ -262,11 +304,19 @@ static void *sampler(void *arg)
 {
     (void)arg;
     place_guard_enter(); /* for good: whatever it calls allocates from glibc, uncounted */
-    written_ok = fd.pagemap >= 0 && fd.clear >= 0 && soft_dirty_works();
+    written_ok = kept[PAGEMAP].fd >= 0 && kept[CLEAR].fd >= 0 && soft_dirty_works();
     int64_t interval = (int64_t)asked_ms * 1000000;
     int64_t t0 = 0;
     for (uint64_t k = 0;; k++) {
         uint64_t c0 = cpu_ns();
+        if (!still_kept(SMAPS) || (!cold_ok && !still_kept(CLEAR))) {
+            /* the program took them all: what was read stands (the report's intervals
+             * say how long it ran) */
+            if (!__atomic_load_n(&ticks, __ATOMIC_RELAXED))
+                refused = "the program took every descriptor the sampler could have";
+            return NULL;
+        }
+        written_ok = written_ok && still_kept(CLEAR) && still_kept(PAGEMAP);
         size_t n = snapshot();
         bool written = written_ok && k % WRITTEN_EVERY == 1;
         if (k) {
@@ -279,7 +329,7 @@ static void *sampler(void *arg)
         }
         /* the soft-dirty bits are cleared for the whole process, and each page's first
          * write after faults: only before one interval in WRITTEN_EVERY */
-        if (!cold(n) || (written_ok && k % WRITTEN_EVERY == 0 && !say(fd.clear, "4")))
+        if (!cold(n) || (written_ok && k % WRITTEN_EVERY == 0 && !say(kept[CLEAR].fd, "4")))
             return NULL;
         int64_t t1 = place_now_ns();
         uint64_t spent = cpu_ns() - c0;
@@ -308,12 +358,6 @@ static bool madvise_cold_works(void)
     return ok;
 }
 
-static int open_high(const char *path, int flags)
-{
-    int f = open(path, flags | O_CLOEXEC);
-    return f < 0 ? -1 : place_fd_move_high(f, true);
-}
-
 static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void place_access_ensure(void)
@@ -322,16 +366,15 @@ void place_access_ensure(void)
         return;
     pthread_mutex_lock(&start_lock);
     if (!started) {
-        fd.clear = open_high("/proc/self/clear_refs", O_WRONLY);
-        fd.smaps = open_high("/proc/self/smaps", O_RDONLY);
-        fd.pagemap = open_high("/proc/self/pagemap", O_RDONLY);
+        for (unsigned k = 0; k < KEPT; k++)
+            open_kept(k);
         pthread_attr_t attr;
         sigset_t all, old;
         pthread_t t;
         cold_ok = madvise_cold_works();
-        if (!cold_ok && (fd.clear < 0 || !say(fd.clear, "1")))
+        if (!cold_ok && (kept[CLEAR].fd < 0 || !say(kept[CLEAR].fd, "1")))
             refused = "the kernel has neither MADV_COLD nor /proc/self/clear_refs";
-        else if (fd.smaps < 0)
+        else if (kept[SMAPS].fd < 0)
             refused = "the kernel refused /proc/self/smaps";
         else if (!copy_room(256))
             refused = "no memory for the sampler";
@@ -382,13 +425,13 @@ void place_access_state(struct place_access_state *out)
  * until then (stats/profile.c keeps them). */
 void place_access_postfork_child(void)
 {
-    if (fd.clear >= 0)
-        close(fd.clear);
-    if (fd.smaps >= 0)
-        close(fd.smaps);
-    if (fd.pagemap >= 0)
-        close(fd.pagemap);
-    fd.clear = fd.smaps = fd.pagemap = -1;
+    for (unsigned k = 0; k < KEPT; k++) {
+        struct stat st;
+        if (kept[k].fd >= 0 && fstat(kept[k].fd, &st) == 0 && st.st_dev == kept[k].dev &&
+            st.st_ino == kept[k].ino)
+            close(kept[k].fd);
+        kept[k].fd = -1;
+    }
     started = false;
     refused = NULL;
     pthread_mutex_init(&start_lock, NULL);

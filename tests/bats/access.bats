@@ -300,3 +300,30 @@ assert len(busy) >= 2, [(a["tracked"]["blocks"], a["intervals"]) for a in access
 PY
     assert_success
 }
+
+@test "a program that closes every descriptor and takes them all: the sampler never touches its files" {
+    export T=$BATS_TEST_TMPDIR
+    local py='
+import os, time
+keep = bytearray(8 << 20)  # tracked: the sampler starts, its descriptors among the highest
+time.sleep(0.3)
+os.closerange(3, 64)
+path = os.environ["T"] + "/f"
+with open(path, "w") as f:
+    f.write("x" * 100)
+fds = []
+while True:
+    try:
+        fds.append(os.open(path, os.O_RDONLY))
+    except OSError:
+        break
+for fd in fds:
+    os.lseek(fd, 7, os.SEEK_SET)
+for _ in range(6):
+    keep[::4096] = b"\x01" * len(keep[::4096])
+    time.sleep(0.1)
+print(len(fds) > 40, [fd for fd in fds if os.lseek(fd, 0, os.SEEK_CUR) != 7])'
+    profiled /bin/sh -c 'ulimit -n 64 && exec /usr/bin/env PYTHONMALLOC=malloc /usr/bin/python3 -c "$0"' "$py"
+    assert_success
+    assert_output "True []"
+}
