@@ -3,9 +3,12 @@ are hottest per byte of room into the fast tiers, packed greedily within their
 capacities; and --check, which reads the dry run of the program under it.
 
 A site is a profile row's frames. Its heat is the bytes its blocks had touched per
-interval (the access profile's touched_mean) over its room, the most bytes it held at
-once rounded up to a page. Without an access profile there is nothing touched to rank
-by, and the advice ranks by bytes allocated over room instead, and says so."""
+interval (the access profile's touched_mean) over its room: the most bytes of its
+tracked blocks live at once (of all its blocks, without access figures), rounded up to
+a page. A site holds its room while it is live, from its first tracked block to when
+they were last all freed: sites never live together share room. Without an access
+profile there is nothing touched to rank by, and the advice ranks by bytes allocated
+over room instead, and says so."""
 
 import math
 import os
