@@ -164,3 +164,11 @@ bool place_report_path_per_process(const char *tmpl)
     }
     return false;
 }
+
+uint64_t place_run_ms(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)((now.tv_sec - place_run.start.tv_sec) * 1000 +
+                      (now.tv_nsec - place_run.start.tv_nsec) / 1000000);
+}

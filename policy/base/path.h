@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -22,6 +23,9 @@ extern PLACE_HIDDEN struct place_run place_run;
 /* Records when this process's counting began: at start, or at fork in a child (pass the
  * parent's pid; 0 at start). */
 void place_run_mark_start(pid_t forked_from);
+
+/* Milliseconds since that start. */
+uint64_t place_run_ms(void);
 
 /* The MPI rank from the launcher (Open MPI, PMIx, MPICH/Hydra and Intel MPI, MVAPICH2,
  * Cray ALPS, Slurm), or NULL outside MPI. */

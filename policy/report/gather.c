@@ -23,10 +23,7 @@ static struct place_placed_counts pending;
 
 static void header(struct place_gathered *g, int signal)
 {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    g->ms = (uint64_t)((now.tv_sec - place_run.start.tv_sec) * 1000 +
-                       (now.tv_nsec - place_run.start.tv_nsec) / 1000000);
+    g->ms = place_run_ms();
     g->signal = signal;
     /* a signal's report is the report signal's, or else a fatal one's (shim/fatal.c holds
      * every fatal signal but the report signal) */

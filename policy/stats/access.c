@@ -58,15 +58,19 @@ static bool open_kept(unsigned k)
     return kept[k].fd >= 0;
 }
 
-/* Whether kept[k]'s descriptor is still the one it opened; one the program closed and
- * took again is forgotten (not closed: it is the program's) and opened anew. */
-static bool still_kept(unsigned k)
+/* Whether kept[k]'s descriptor is still on the file it was opened on. */
+static bool is_kept(unsigned k)
 {
     struct stat st;
-    if (kept[k].fd >= 0 && fstat(kept[k].fd, &st) == 0 && st.st_dev == kept[k].dev &&
-        st.st_ino == kept[k].ino)
-        return true;
-    return open_kept(k);
+    return kept[k].fd >= 0 && fstat(kept[k].fd, &st) == 0 && st.st_dev == kept[k].dev &&
+           st.st_ino == kept[k].ino;
+}
+
+/* is_kept, or else opened anew: one the program closed and took again is forgotten (not
+ * closed: it is the program's). */
+static bool still_kept(unsigned k)
+{
+    return is_kept(k) || open_kept(k);
 }
 
 static bool started; /* the thread runs (or its start failed: refused says why) */
@@ -426,9 +430,7 @@ void place_access_state(struct place_access_state *out)
 void place_access_postfork_child(void)
 {
     for (unsigned k = 0; k < KEPT; k++) {
-        struct stat st;
-        if (kept[k].fd >= 0 && fstat(kept[k].fd, &st) == 0 && st.st_dev == kept[k].dev &&
-            st.st_ino == kept[k].ino)
+        if (is_kept(k))
             close(kept[k].fd);
         kept[k].fd = -1;
     }

@@ -198,14 +198,6 @@ static void erase(struct block *b)
     used--;
 }
 
-static uint64_t run_ms(void)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (uint64_t)((now.tv_sec - place_run.start.tv_sec) * 1000 +
-                      (now.tv_nsec - place_run.start.tv_nsec) / 1000000);
-}
-
 /* Tracked block b joins tracked[] (its site's tracked bytes counted), or leaves it. */
 static void track_add(struct block *b, const struct place_sample *s)
 {
@@ -213,7 +205,7 @@ static void track_add(struct block *b, const struct place_sample *s)
     b->track = (uint32_t)++ntracked;
     struct site *e = &sites[b->site];
     if (!e->tracked_blocks++)
-        e->first_ms = run_ms();
+        e->first_ms = place_run_ms();
     e->tracked_live += s->asked;
     if (e->tracked_live > e->tracked_peak)
         e->tracked_peak = e->tracked_live;
@@ -231,7 +223,7 @@ static void track_remove(const struct block *b)
     struct site *e = &sites[b->site];
     e->tracked_live -= (uint64_t)b->asked;
     if (!e->tracked_live)
-        e->last_ms = run_ms();
+        e->last_ms = place_run_ms();
     tracked_live -= (uint64_t)b->asked;
     if (k != --ntracked) {
         tracked[k] = tracked[ntracked];
