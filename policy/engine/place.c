@@ -36,6 +36,7 @@ static struct {
     size_t lo, span;
     uint64_t patterns;
     unsigned depth;
+    bool last; /* no later malloc rule takes a size of the class: a refusal is glibc's */
 } fast[PLACE_CLASSES];
 
 static void index_rules(void)
@@ -61,6 +62,11 @@ static void index_rules(void)
             fast[c].span = (r->max > hi ? hi : (size_t)r->max) - r->min;
             fast[c].patterns = r->patterns;
             fast[c].depth = r->depth;
+            fast[c].last = true;
+            for (unsigned j = k + 1; j < place_nrules; j++)
+                if ((place_rules[j]->api & PLACE_API_MALLOC) && place_rules[j]->max >= lo &&
+                    place_rules[j]->min <= hi)
+                    fast[c].last = false;
         }
     }
 }
@@ -276,23 +282,33 @@ __attribute__((noinline)) static void *site_refused(unsigned c, size_t size, uin
     return alloc_slow(size, 0, call, ra, rule);
 }
 
-/* The site paths' end, once the caller's frames' masks are known (the guard up): only
- * a registered thread has bins. */
-static inline __attribute__((always_inline)) void *
-site_known(struct place_bins *b, unsigned c, struct place_tier *t, size_t size, uintptr_t ra,
-           enum place_call call, const uint64_t *cum, unsigned frames)
+/* The site paths' end, once the caller's frames' masks are known (the guard up): a
+ * stack the rule takes gets a block from the thread's bin (only a registered thread,
+ * which has a slot, has bins); the most frequent end of a site rule alone in its sizes,
+ * a stack it refuses, is glibc's block with nothing to count; the rest is
+ * site_refused's. */
+static inline __attribute__((always_inline)) void *site_known(unsigned c, size_t size,
+                                                              uintptr_t ra, enum place_call call,
+                                                              const uint64_t *cum,
+                                                              unsigned frames)
 {
-    if (site_takes(c, cum, frames) && b && b->bin[c].n != 0)
-        return from_bin(b, c, t, size, ra, call);
+    if (site_takes(c, cum, frames)) {
+        struct place_tier *t = fast[c].tier;
+        struct place_bins *b = place_cache_bins(t->index);
+        if (b && place_self.slot && b->bin[c].n != 0)
+            return from_bin(b, c, t, size, ra, call);
+    } else if (fast[c].last && !place_counting) {
+        place_guard_leave(site_was());
+        return call == PLACE_CALLOC ? place_libc_calloc(1, size) : place_libc_malloc(size);
+    }
     return site_refused(c, size, ra, call, cum, frames);
 }
 
 /* fast_site's lookup when the thread's memo does not hold the stack: walked (the guard
  * is up), then as fast_site. What the lookup calls may set errno (a table's mapping, the
  * modules read anew), which glibc's malloc would have left alone. */
-__attribute__((noinline)) static void *site_unknown(struct place_bins *b, unsigned c, size_t size,
-                                                    uintptr_t ra, uintptr_t sp,
-                                                    enum place_call call)
+__attribute__((noinline)) static void *site_unknown(size_t size, unsigned c, uintptr_t ra,
+                                                    uintptr_t sp, enum place_call call)
 {
     unsigned frames;
     int saved = errno;
@@ -300,15 +316,15 @@ __attribute__((noinline)) static void *site_unknown(struct place_bins *b, unsign
     PLACE_CFI_HERE(here);
     const uint64_t *cum = place_site_masks_unknown(ra, sp, site_depth, &frames, &here);
     errno = saved;
-    return site_known(b, c, fast[c].tier, size, ra, call, cum, frames);
+    return site_known(c, size, ra, call, cum, frames);
 }
 
-/* The fast path of a class whose first rule names sites: the memo says whether the
- * caller's frames match (a few loads for a stack seen before, inline, so that nothing is
- * saved); when they do, the block comes from the bin as for a size rule, else
- * place_match goes on to the next rules. */
-__attribute__((noinline)) static void *fast_site(struct place_bins *b, unsigned c,
-                                                 struct place_tier *t, size_t size, uintptr_t ra,
+/* The fast path of a class whose first rule names sites, for a thread registered or not
+ * yet: the memo says whether the caller's frames match (a few loads for a stack seen
+ * before, inline); when they do, the block comes from the bin as for a size rule, else
+ * place_match goes on to the next rules. Four arguments and tail calls, so that little
+ * is saved. */
+__attribute__((noinline)) static void *fast_site(size_t size, unsigned c, uintptr_t ra,
                                                  enum place_call call)
 {
     place_guard_enter();
@@ -316,8 +332,8 @@ __attribute__((noinline)) static void *fast_site(struct place_bins *b, unsigned 
     uintptr_t sp = place_stack_pointer();
     const uint64_t *cum = place_memo_hit(ra, sp, site_depth, &frames);
     if (!cum)
-        return site_unknown(b, c, size, ra, sp, call);
-    return site_known(b, c, t, size, ra, call, cum, frames);
+        return site_unknown(size, c, ra, sp, call);
+    return site_known(c, size, ra, call, cum, frames);
 }
 
 /* A small block whose class's first rule takes it, served by the rule's first tier's
@@ -331,18 +347,19 @@ void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
     if (__builtin_expect(size <= PLACE_SMALL_MAX && !align, 1)) {
         unsigned c = place_size_class(size);
         struct place_tier *t = fast[c].tier;
-        struct place_bins *b;
-        if (t && size - fast[c].lo <= fast[c].span &&
-            ((b = place_cache_bins(t->index))
-                 ? place_self.state == PLACE_THREAD_ACTIVE
-                 : fast[c].patterns && (place_self.state == PLACE_THREAD_ACTIVE ||
-                                        place_self.state == PLACE_THREAD_NEW))) {
-            if (fast[c].patterns)
-                return fast_site(b, c, t, size, ra, call);
-            place_guard_enter();
-            if (__builtin_expect(b->bin[c].n != 0, 1))
-                return from_bin(b, c, t, size, ra, call);
-            place_guard_leave(PLACE_THREAD_ACTIVE);
+        if (t && size - fast[c].lo <= fast[c].span) {
+            if (fast[c].patterns) {
+                if (place_self.state <= PLACE_THREAD_ACTIVE) /* or NEW */
+                    return fast_site(size, c, ra, call);
+            } else {
+                struct place_bins *b = place_cache_bins(t->index);
+                if (b && place_self.state == PLACE_THREAD_ACTIVE) {
+                    place_guard_enter();
+                    if (__builtin_expect(b->bin[c].n != 0, 1))
+                        return from_bin(b, c, t, size, ra, call);
+                    place_guard_leave(PLACE_THREAD_ACTIVE);
+                }
+            }
         }
     }
     return alloc_slow(size, align, call, ra, ASK);

@@ -2,6 +2,8 @@
  * (unwound.c) where the walk cannot, into an entry of the thread's memo (memo.h). */
 #include "site.h"
 
+#include <string.h>
+
 #include "frames.h"
 #include "unwound.h"
 #include "walk.h"
@@ -13,26 +15,23 @@ static uint64_t all_patterns;
 /* A thread's entry when it has no table (its memo could not be made) */
 static __thread struct place_memo spare __attribute__((tls_model("initial-exec")));
 
-/* Key (ra, sp, tag)'s untrusted entry in set, or NULL. (Its trusted ones were read by
- * place_memo_hit before any lookup came here, and none still there.) */
-static struct place_memo *untrusted_of(struct place_memo_set *set, uintptr_t ra, uintptr_t sp,
-                                       uint64_t tag)
+/* Key (ra, sp)'s untrusted entry in set, or NULL. */
+static struct place_memo *untrusted_of(struct place_memo_set *set, uintptr_t ra, uintptr_t sp)
 {
     for (unsigned w = 0; set && w < PLACE_MEMO_WAYS; w++) {
         struct place_memo *e = &set->way[w];
-        if (e->ra == ra && e->sp == sp && e->tag == tag && !e->trusted)
+        if (e->ra == ra && e->sp == (sp | 1))
             return e;
     }
     return NULL;
 }
 
-/* m, filled, becomes the entry of key (ra, sp, tag). */
-static const uint64_t *keep(struct place_memo *m, uintptr_t ra, uintptr_t sp, uint64_t tag,
+/* m, filled, becomes the entry of key (ra, sp), trusted or not. */
+static const uint64_t *keep(struct place_memo *m, uintptr_t ra, uintptr_t sp, bool trusted,
                             unsigned *n)
 {
     m->ra = ra;
-    m->sp = sp;
-    m->tag = tag;
+    m->sp = trusted ? sp : sp | 1;
     *n = m->n;
     return m->cum;
 }
@@ -44,10 +43,10 @@ static const uint64_t *keep(struct place_memo *m, uintptr_t ra, uintptr_t sp, ui
  * hit a few loads). One key may have several trusted entries (the same call at the same
  * depth from different callers further up) and one untrusted entry, which counts the
  * sightings of every other stack it has. */
-static const uint64_t *unwound(struct place_memo_set *set, uintptr_t ra, uintptr_t sp, uint64_t tag,
+static const uint64_t *unwound(struct place_memo_set *set, uintptr_t ra, uintptr_t sp,
                                uint64_t first, unsigned depth, unsigned *n)
 {
-    struct place_memo *m = untrusted_of(set, ra, sp, tag);
+    struct place_memo *m = untrusted_of(set, ra, sp);
     enum { HOT = 64 };
     bool hot = m && ++m->seen >= HOT;
     if (!m && set) {
@@ -57,10 +56,10 @@ static const uint64_t *unwound(struct place_memo_set *set, uintptr_t ra, uintptr
     } else if (!m) {
         m = &spare;
     }
-    m->trusted = hot && place_unwind_frames(m, ra, first, depth, all_patterns);
+    bool trusted = hot && place_unwind_frames(m, ra, first, depth, all_patterns);
     if (!hot)
         place_unwind_trace(m, ra, first, depth, all_patterns);
-    return keep(m, ra, sp, tag, n);
+    return keep(m, ra, sp, trusted, n);
 }
 
 const uint64_t *place_site_masks_unknown(uintptr_t ra, uintptr_t sp, unsigned depth, unsigned *n,
@@ -69,6 +68,10 @@ const uint64_t *place_site_masks_unknown(uintptr_t ra, uintptr_t sp, unsigned de
     uint64_t mask = place_site_mask(ra);
     uint64_t tag = place_memo_tag(depth), first = mask & ~PLACE_WRAPPER;
     struct place_memo_set *table = place_memos_own();
+    if (table && place_memos_tag != tag) { /* filled for other modules: emptied */
+        memset(table, 0, PLACE_MEMO_SETS * sizeof *table);
+        place_memos_tag = tag;
+    }
     struct place_memo_set *set = table ? place_memo_set_of(table, ra, sp) : NULL;
     /* place_memo_hit found no trusted entry: the stack is walked into the set's next
      * victim, trusted at once */
@@ -78,13 +81,12 @@ const uint64_t *place_site_masks_unknown(uintptr_t ra, uintptr_t sp, unsigned de
          * depth is 1): nothing to walk or check */
         place_frames_caller_only(m, ra, first);
     } else if (!place_site_walk(m, ra, depth, all_patterns, from)) {
-        return unwound(set, ra, sp, tag, first, depth, n);
+        return unwound(set, ra, sp, first, depth, n);
     }
-    m->trusted = true;
     if (set)
         set->victim = (set->victim + 1) % PLACE_MEMO_WAYS;
     m->seen = 0;
-    return keep(m, ra, sp, tag, n);
+    return keep(m, ra, sp, true, n);
 }
 
 const uint64_t *place_site_masks(uintptr_t ra, uintptr_t sp, unsigned depth, unsigned *n)

@@ -9,6 +9,7 @@
 #include "../base/pages.h"
 
 __thread struct place_memo_set *place_memos __attribute__((tls_model("initial-exec")));
+__thread uint64_t place_memos_tag __attribute__((tls_model("initial-exec")));
 __thread bool place_memos_none __attribute__((tls_model("initial-exec")));
 static pthread_key_t memo_key;
 static pthread_once_t memo_once = PTHREAD_ONCE_INIT;

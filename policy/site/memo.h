@@ -27,11 +27,11 @@ enum {
 };
 
 struct place_memo {
+    /* the key; sp's bit 0 is set while the entry is not trusted (stack pointers are
+     * aligned), so that a hit compares the key alone */
     uintptr_t ra, sp;
-    uint64_t tag;   /* the module generation and the depth asked for (place_memo_tag) */
     unsigned n;     /* frames counted: depth, or fewer on a shallow stack */
     unsigned raw;   /* frames read: those counted and the wrappers before them */
-    bool trusted;   /* the slots were found: a hit is checked by reading them */
     uint8_t seen;   /* sightings of an untrusted key */
     uint64_t cum[PLACE_MAX_DEPTH]; /* by counted frame, the wrappers' patterns in each */
     struct {
@@ -47,6 +47,9 @@ struct place_memo_set {
 /* The calling thread's table: NULL until its first lookup, and after its exit hook. */
 extern PLACE_HIDDEN __thread struct place_memo_set *place_memos
     __attribute__((tls_model("initial-exec")));
+/* The module generation and depth its entries were filled for (place_memo_tag): a
+ * lookup for another finds none, and the next capture empties the table. */
+extern PLACE_HIDDEN __thread uint64_t place_memos_tag __attribute__((tls_model("initial-exec")));
 /* true once the thread's table could not be made, or went with its exit hook */
 extern PLACE_HIDDEN __thread bool place_memos_none __attribute__((tls_model("initial-exec")));
 
@@ -88,13 +91,11 @@ static inline const uint64_t *place_memo_hit(uintptr_t ra, uintptr_t sp, unsigne
                                              unsigned *n)
 {
     struct place_memo_set *table = place_memos;
-    if (__builtin_expect(table == NULL, 0))
+    if (__builtin_expect(table == NULL || place_memos_tag != place_memo_tag(depth), 0))
         return NULL;
-    uint64_t tag = place_memo_tag(depth);
     const struct place_memo_set *set = place_memo_set_of(table, ra, sp);
     for (const struct place_memo *e = set->way; e < set->way + PLACE_MEMO_WAYS; e++)
-        if (e->ra == ra && e->sp == sp && e->tag == tag && e->trusted &&
-            place_memo_still_there(e)) {
+        if (e->ra == ra && e->sp == sp && place_memo_still_there(e)) {
             *n = e->n;
             return e->cum;
         }

@@ -109,12 +109,50 @@ static const char *const known_wrappers[] = {
     "Tcl_Realloc", "Tcl_AttemptRealloc",
 };
 
+enum { NKNOWN = sizeof known_wrappers / sizeof *known_wrappers };
+
+/* The known wrappers by their first byte, and those that are `*` and a plain tail by
+ * that tail: each function's name is matched against the few that can match it (cc1's
+ * 27 600 functions, C++ names of 60 bytes and more, against every glob cost 180M
+ * instructions at its first site lookup). Made once, when wrappers are turned on. */
+static uint8_t known_by_first[256][NKNOWN];
+static uint8_t known_count[256];
+static uint8_t known_tails[NKNOWN];
+static unsigned known_ntails;
+
+static void index_known(void)
+{
+    for (unsigned k = 0; k < NKNOWN; k++) {
+        const char *g = known_wrappers[k];
+        if (g[0] == '*' && !strpbrk(g + 1, "*?[\\"))
+            known_tails[known_ntails++] = (uint8_t)k;
+        else
+            for (unsigned c = 1; c < 256; c++)
+                if (g[0] == '*' || g[0] == (char)c)
+                    known_by_first[c][known_count[c]++] = (uint8_t)k;
+    }
+}
+
+static bool known_wrapper(const char *name)
+{
+    unsigned char first = (unsigned char)name[0];
+    for (unsigned k = 0; k < known_count[first]; k++)
+        if (place_glob_match(known_wrappers[known_by_first[first][k]], name))
+            return true;
+    size_t n = strlen(name);
+    for (unsigned k = 0; k < known_ntails; k++) {
+        const char *tail = known_wrappers[known_tails[k]] + 1;
+        size_t t = strlen(tail);
+        if (n >= t && memcmp(name + n - t, tail, t) == 0)
+            return true;
+    }
+    return false;
+}
+
 static int match_wrapper(void *arg, const char *name, uint64_t value, uint64_t size)
 {
     struct module *m = arg;
-    bool known = false;
-    for (size_t k = 0; !known && k < sizeof known_wrappers / sizeof *known_wrappers; k++)
-        known = place_glob_match(known_wrappers[k], name);
+    bool known = known_wrapper(name);
     if (known || place_value_globs_match(wrapper_globs, name) ||
         place_shape_wrapper(m->base + value, size, m->seg, m->nseg))
         add_range(m, m->base + value, m->base + value + size, PLACE_WRAPPER);
@@ -257,6 +295,8 @@ void place_modules_wrappers(const char *globs)
 {
     place_lock(&lock, PLACE_RANK_MODULES);
     wrapper_globs = globs;
+    if (!wrappers_on)
+        index_known();
     wrappers_on = true;
     atomic_fetch_add(&place_modules_gen, 1); /* answers cached before lack the wrapper bit */
     place_unlock(&lock, PLACE_RANK_MODULES);
