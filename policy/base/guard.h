@@ -30,6 +30,10 @@ struct place_thread {
     uint64_t allocs, frees;
     struct place_slot *slot;    /* this thread's slot, while it has one */
     struct place_tcache *cache; /* its caches of the arenas' blocks (policy/tiers/cache.h) */
+    /* its memo of the stacks site lookups read (policy/site/memo.h): NULL until its first
+     * lookup and after its exit hook, and the module generation it was filled for */
+    struct place_memo_set *memos;
+    uint32_t memos_gen;
     /* Bytes this thread may still ask for before its next allocation is sampled for the
      * profile (policy/stats/profile.h): 0 at its start, so that its first allocation
      * draws the first interval. */

@@ -95,7 +95,7 @@ void place_policy_start(const struct place_policy *policy)
     if (policy->npatterns)
         place_modules_start(policy);
     if (site_depth) /* a site past a wrapper is unwound even for a rule of depth 1 */
-        place_sites_start(patterns);
+        place_sites_start(patterns, site_depth);
     index_rules();
     /* last, once the rules are ready; a reader that sees one of its two words new and
      * the other old lets some other sizes in, and the rules send them to glibc */
@@ -116,7 +116,7 @@ static int match_from(unsigned api, size_t size, uintptr_t ra, unsigned from,
         if (!r->patterns)
             return (int)k;
         if (!cum)
-            cum = place_site_masks(ra, place_stack_pointer(), site_depth, &frames);
+            cum = place_site_masks(ra, place_stack_pointer(), &frames);
         unsigned d = r->depth < frames ? r->depth : frames;
         if (d && (cum[d - 1] & r->patterns))
             return (int)k;
@@ -314,7 +314,7 @@ __attribute__((noinline)) static void *site_unknown(size_t size, unsigned c, uin
     int saved = errno;
     struct place_cfi_frame here; /* reached by tail calls: its caller is the program */
     PLACE_CFI_HERE(here);
-    const uint64_t *cum = place_site_masks_unknown(ra, sp, site_depth, &frames, &here);
+    const uint64_t *cum = place_site_masks_unknown(ra, sp, &frames, &here);
     errno = saved;
     return site_known(c, size, ra, call, cum, frames);
 }
@@ -330,7 +330,7 @@ __attribute__((noinline)) static void *fast_site(size_t size, unsigned c, uintpt
     place_guard_enter();
     unsigned frames;
     uintptr_t sp = place_stack_pointer();
-    const uint64_t *cum = place_memo_hit(ra, sp, site_depth, &frames);
+    const uint64_t *cum = place_memo_hit(ra, sp, &frames);
     if (!cum)
         return site_unknown(size, c, ra, sp, call);
     return site_known(c, size, ra, call, cum, frames);

@@ -11,27 +11,43 @@
 /* Every pattern the rules name (place_sites_start): once the frames seen match all of
  * them, deeper frames cannot change any rule's answer, so none is read. */
 static uint64_t all_patterns;
+/* The frames each lookup counts: the deepest rule's depth (place_sites_start). */
+static unsigned site_depth;
 
 /* A thread's entry when it has no table (its memo could not be made) */
 static __thread struct place_memo spare __attribute__((tls_model("initial-exec")));
 
-/* Key (ra, sp)'s untrusted entry in set, or NULL. */
-static struct place_memo *untrusted_of(struct place_memo_set *set, uintptr_t ra, uintptr_t sp)
+/* The way of key (ra, sp)'s untrusted entry in set, or -1. */
+static int untrusted_of(const struct place_memo_set *set, uintptr_t ra, uintptr_t sp)
 {
-    for (unsigned w = 0; set && w < PLACE_MEMO_WAYS; w++) {
-        struct place_memo *e = &set->way[w];
-        if (e->ra == ra && e->sp == (sp | 1))
-            return e;
-    }
-    return NULL;
+    for (unsigned w = 0; set && w < PLACE_MEMO_WAYS; w++)
+        if (set->ra[w] == ra && set->sp[w] == (sp | 1))
+            return (int)w;
+    return -1;
 }
 
-/* m, filled, becomes the entry of key (ra, sp), trusted or not. */
-static const uint64_t *keep(struct place_memo *m, uintptr_t ra, uintptr_t sp, bool trusted,
-                            unsigned *n)
+/* The way a stack of key (ra, sp) is read into, its key cleared meanwhile: the key's
+ * untrusted way (w >= 0), else the set's next victim. */
+static struct place_memo *fill(struct place_memo_set *set, int w)
 {
-    m->ra = ra;
-    m->sp = trusted ? sp : sp | 1;
+    if (w < 0) {
+        w = (int)set->victim;
+        set->victim = (set->victim + 1) % PLACE_MEMO_WAYS;
+        set->way[w].seen = 0;
+    }
+    set->ra[w] = 0;
+    return &set->way[w];
+}
+
+/* m, filled (the way of set, or the spare), becomes the entry of key (ra, sp). */
+static const uint64_t *keep(struct place_memo_set *set, struct place_memo *m, uintptr_t ra,
+                            uintptr_t sp, bool trusted, unsigned *n)
+{
+    if (set) {
+        unsigned w = (unsigned)(m - set->way);
+        set->sp[w] = trusted ? sp : sp | 1;
+        set->ra[w] = ra;
+    }
     *n = m->n;
     return m->cum;
 }
@@ -46,53 +62,47 @@ static const uint64_t *keep(struct place_memo *m, uintptr_t ra, uintptr_t sp, bo
 static const uint64_t *unwound(struct place_memo_set *set, uintptr_t ra, uintptr_t sp,
                                uint64_t first, unsigned depth, unsigned *n)
 {
-    struct place_memo *m = untrusted_of(set, ra, sp);
     enum { HOT = 64 };
-    bool hot = m && ++m->seen >= HOT;
-    if (!m && set) {
-        m = &set->way[set->victim];
-        set->victim = (set->victim + 1) % PLACE_MEMO_WAYS;
-        m->seen = 0;
-    } else if (!m) {
-        m = &spare;
-    }
+    int w = untrusted_of(set, ra, sp);
+    bool hot = w >= 0 && ++set->way[w].seen >= HOT;
+    struct place_memo *m = set ? fill(set, w) : &spare;
     bool trusted = hot && place_unwind_frames(m, ra, first, depth, all_patterns);
     if (!hot)
         place_unwind_trace(m, ra, first, depth, all_patterns);
-    return keep(m, ra, sp, trusted, n);
+    return keep(set, m, ra, sp, trusted, n);
 }
 
-const uint64_t *place_site_masks_unknown(uintptr_t ra, uintptr_t sp, unsigned depth, unsigned *n,
+const uint64_t *place_site_masks_unknown(uintptr_t ra, uintptr_t sp, unsigned *n,
                                          const struct place_cfi_frame *from)
 {
-    uint64_t mask = place_site_mask(ra);
-    uint64_t tag = place_memo_tag(depth), first = mask & ~PLACE_WRAPPER;
+    unsigned depth = site_depth;
+    uint32_t gen = place_modules_generation();
+    uint64_t mask = place_site_mask(ra), first = mask & ~PLACE_WRAPPER;
     struct place_memo_set *table = place_memos_own();
-    if (table && place_memos_tag != tag) { /* filled for other modules: emptied */
+    if (table && place_self.memos_gen != gen) { /* filled for other modules: emptied */
         memset(table, 0, PLACE_MEMO_SETS * sizeof *table);
-        place_memos_tag = tag;
+        place_self.memos_gen = gen;
     }
     struct place_memo_set *set = table ? place_memo_set_of(table, ra, sp) : NULL;
     /* place_memo_hit found no trusted entry: the stack is walked into the set's next
      * victim, trusted at once */
-    struct place_memo *m = set ? &set->way[set->victim] : &spare;
+    struct place_memo *m = set ? fill(set, -1) : &spare;
     if (first == all_patterns || (depth <= 1 && !(mask & PLACE_WRAPPER))) {
         /* the caller alone decides (it matches every pattern, or it is the site and the
          * depth is 1): nothing to walk or check */
         place_frames_caller_only(m, ra, first);
     } else if (!place_site_walk(m, ra, depth, all_patterns, from)) {
+        if (set) /* the victim stays free for libunwind's */
+            set->victim = (unsigned)(m - set->way);
         return unwound(set, ra, sp, first, depth, n);
     }
-    if (set)
-        set->victim = (set->victim + 1) % PLACE_MEMO_WAYS;
-    m->seen = 0;
-    return keep(m, ra, sp, true, n);
+    return keep(set, m, ra, sp, true, n);
 }
 
-const uint64_t *place_site_masks(uintptr_t ra, uintptr_t sp, unsigned depth, unsigned *n)
+const uint64_t *place_site_masks(uintptr_t ra, uintptr_t sp, unsigned *n)
 {
-    const uint64_t *hit = place_memo_hit(ra, sp, depth, n);
-    return hit ? hit : place_site_masks_unknown(ra, sp, depth, n, NULL);
+    const uint64_t *hit = place_memo_hit(ra, sp, n);
+    return hit ? hit : place_site_masks_unknown(ra, sp, n, NULL);
 }
 
 unsigned place_site_frames(uintptr_t ra, unsigned depth, uintptr_t *out)
@@ -107,8 +117,9 @@ unsigned place_site_frames(uintptr_t ra, unsigned depth, uintptr_t *out)
     return m.n;
 }
 
-void place_sites_start(uint64_t patterns)
+void place_sites_start(uint64_t patterns, unsigned depth)
 {
     all_patterns = patterns;
+    site_depth = depth;
     place_unwinder_start();
 }

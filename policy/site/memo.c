@@ -8,8 +8,6 @@
 
 #include "../base/pages.h"
 
-__thread struct place_memo_set *place_memos __attribute__((tls_model("initial-exec")));
-__thread uint64_t place_memos_tag __attribute__((tls_model("initial-exec")));
 __thread bool place_memos_none __attribute__((tls_model("initial-exec")));
 static pthread_key_t memo_key;
 static pthread_once_t memo_once = PTHREAD_ONCE_INIT;
@@ -17,8 +15,8 @@ static pthread_once_t memo_once = PTHREAD_ONCE_INIT;
 /* pthread key destructor: a lookup after this one has no table (it unwinds) */
 static void drop_memos(void *table)
 {
-    munmap(table, PLACE_MEMO_SETS * sizeof *place_memos);
-    place_memos = NULL;
+    munmap(table, PLACE_MEMO_SETS * sizeof *place_self.memos);
+    place_self.memos = NULL;
     place_memos_none = true;
 }
 
@@ -30,13 +28,13 @@ static void make_memo_key(void)
 struct place_memo_set *place_memos_make(void)
 {
     pthread_once(&memo_once, make_memo_key);
-    size_t size = PLACE_MEMO_SETS * sizeof *place_memos;
-    if (!(place_memos = place_reserve(&size, size, 0)) ||
-        pthread_setspecific(memo_key, place_memos) != 0) {
-        if (place_memos)
-            munmap(place_memos, size);
-        place_memos = NULL;
+    size_t size = PLACE_MEMO_SETS * sizeof *place_self.memos;
+    if (!(place_self.memos = place_reserve(&size, size, 0)) ||
+        pthread_setspecific(memo_key, place_self.memos) != 0) {
+        if (place_self.memos)
+            munmap(place_self.memos, size);
+        place_self.memos = NULL;
         place_memos_none = true;
     }
-    return place_memos;
+    return place_self.memos;
 }

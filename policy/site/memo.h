@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "../../config/policy.h"
+#include "../base/guard.h"
 #include "../base/hidden.h"
 #include "modules.h"
 
@@ -27,9 +28,6 @@ enum {
 };
 
 struct place_memo {
-    /* the key; sp's bit 0 is set while the entry is not trusted (stack pointers are
-     * aligned), so that a hit compares the key alone */
-    uintptr_t ra, sp;
     unsigned n;     /* frames counted: depth, or fewer on a shallow stack */
     unsigned raw;   /* frames read: those counted and the wrappers before them */
     uint8_t seen;   /* sightings of an untrusted key */
@@ -39,17 +37,15 @@ struct place_memo {
     } frame[PLACE_MEMO_WRAPPERS + PLACE_MAX_DEPTH];
 };
 
+/* The ways' keys sit together, ahead of the entries, so that a lookup compares them
+ * in a line or two. sp's bit 0 is set while a way is not trusted (stack pointers are
+ * aligned), so that a hit compares the key alone; ra 0: no entry. */
 struct place_memo_set {
-    struct place_memo way[PLACE_MEMO_WAYS];
+    uintptr_t ra[PLACE_MEMO_WAYS], sp[PLACE_MEMO_WAYS];
     unsigned victim; /* the way the next miss replaces: round robin */
+    struct place_memo way[PLACE_MEMO_WAYS];
 };
 
-/* The calling thread's table: NULL until its first lookup, and after its exit hook. */
-extern PLACE_HIDDEN __thread struct place_memo_set *place_memos
-    __attribute__((tls_model("initial-exec")));
-/* The module generation and depth its entries were filled for (place_memo_tag): a
- * lookup for another finds none, and the next capture empties the table. */
-extern PLACE_HIDDEN __thread uint64_t place_memos_tag __attribute__((tls_model("initial-exec")));
 /* true once the thread's table could not be made, or went with its exit hook */
 extern PLACE_HIDDEN __thread bool place_memos_none __attribute__((tls_model("initial-exec")));
 
@@ -59,14 +55,9 @@ struct place_memo_set *place_memos_make(void);
 /* The calling thread's table, made at its first lookup; NULL when it has none. */
 static inline struct place_memo_set *place_memos_own(void)
 {
-    if (__builtin_expect(place_memos != NULL || place_memos_none, 1))
-        return place_memos;
+    if (__builtin_expect(place_self.memos != NULL || place_memos_none, 1))
+        return place_self.memos;
     return place_memos_make();
-}
-
-static inline uint64_t place_memo_tag(unsigned depth)
-{
-    return place_modules_generation() | (uint64_t)depth << 32;
 }
 
 static inline struct place_memo_set *place_memo_set_of(struct place_memo_set *table, uintptr_t ra,
@@ -84,20 +75,21 @@ static inline bool place_memo_still_there(const struct place_memo *m)
     return true;
 }
 
-/* A trusted entry for (ra, sp) at depth whose frames are still there: its masks (as
+/* A trusted entry for (ra, sp) whose frames are still there: its masks (as
  * place_site_masks gives them) and *n, else NULL. With the guard up: a signal handler's
- * lookup would rewrite the entry being read. */
-static inline const uint64_t *place_memo_hit(uintptr_t ra, uintptr_t sp, unsigned depth,
-                                             unsigned *n)
+ * lookup would rewrite the entry being read. A table filled for other modules holds
+ * none. */
+static inline const uint64_t *place_memo_hit(uintptr_t ra, uintptr_t sp, unsigned *n)
 {
-    struct place_memo_set *table = place_memos;
-    if (__builtin_expect(table == NULL || place_memos_tag != place_memo_tag(depth), 0))
+    struct place_memo_set *table = place_self.memos;
+    if (__builtin_expect(table == NULL || place_self.memos_gen != place_modules_generation(), 0))
         return NULL;
     const struct place_memo_set *set = place_memo_set_of(table, ra, sp);
-    for (const struct place_memo *e = set->way; e < set->way + PLACE_MEMO_WAYS; e++)
-        if (e->ra == ra && e->sp == sp && place_memo_still_there(e)) {
-            *n = e->n;
-            return e->cum;
+#pragma GCC unroll 4
+    for (unsigned w = 0; w < PLACE_MEMO_WAYS; w++)
+        if (set->ra[w] == ra && set->sp[w] == sp && place_memo_still_there(&set->way[w])) {
+            *n = set->way[w].n;
+            return set->way[w].cum;
         }
     return NULL;
 }

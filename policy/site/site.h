@@ -23,18 +23,19 @@
 /* For the frames above the allocation call whose return address is ra (frame 1, or the
  * first past the allocation wrappers ra is in: operator new, strdup, the policy's
  * `wrappers`, ...): element k of the result is the patterns matched by any of frames
- * 1..k+1 or the wrappers below them, for k < *n, where *n is `depth` (at most
- * PLACE_MAX_DEPTH) or fewer when the stack is shallower. The array is the calling
- * thread's and valid until its next call. Runs with the re-entry guard up. */
-const uint64_t *place_site_masks(uintptr_t ra, uintptr_t sp, unsigned depth, unsigned *n);
+ * 1..k+1 or the wrappers below them, for k < *n, where *n is the depth given to
+ * place_sites_start (the deepest rule's) or fewer when the stack is shallower. The array
+ * is the calling thread's and valid until its next call. Runs with the re-entry guard
+ * up. */
+const uint64_t *place_site_masks(uintptr_t ra, uintptr_t sp, unsigned *n);
 
 /* place_site_masks for a stack place_memo_hit (memo.h) did not find: the caller
  * alone, the thread's table made, or the stack walked (or traced or unwound) into a new
  * or an untrusted entry. from: a frame of the calling thread's between this call and
  * the allocation's entry point (PLACE_CFI_HERE), where the walk starts, or NULL (here):
  * the nearer the entry, the fewer of libplace's own frames it steps through. */
-const uint64_t *place_site_masks_unknown(uintptr_t ra, uintptr_t sp, unsigned depth,
-                                         unsigned *n, const struct place_cfi_frame *from);
+const uint64_t *place_site_masks_unknown(uintptr_t ra, uintptr_t sp, unsigned *n,
+                                         const struct place_cfi_frame *from);
 
 /* The caller's stack pointer: with ra, the key of site lookups. It need only be the same
  * whenever the program calls from the same frame, and a function without alloca keeps
@@ -60,11 +61,12 @@ unsigned place_site_frames(uintptr_t ra, unsigned depth, uintptr_t *out);
 uint64_t place_site_mask(uintptr_t ra);
 
 /* At start, when some rule names sites, with every pattern the rules
- * name (frames past those that match all of them are never looked at): libunwind keeps
+ * name (frames past those that match all of them are never looked at) and the deepest
+ * rule's depth (every lookup's: a thread's memo holds stacks of that depth): libunwind keeps
  * what it parsed of each frame's unwind information per thread. Its default, one cache
  * for the process, blocks every signal and takes a lock around each lookup: two
  * sigprocmask system calls per frame, which made gcc 6x slower under a depth-4 rule. */
-void place_sites_start(uint64_t patterns);
+void place_sites_start(uint64_t patterns, unsigned depth);
 
 /* libunwind as site lookups and the profile's samples use it, once libplace is ready:
  * each thread keeps what it parsed of each frame's unwind information. Its pipe goes to

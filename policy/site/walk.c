@@ -23,7 +23,6 @@ bool place_site_walk(struct place_memo *m, uintptr_t ra, unsigned depth, uint64_
             break;
         rule = place_address(*slot).rule;
     }
-    m->ra = 0; /* no key's entry until it is whole */
     m->n = m->raw = 0;
     uint64_t cum = 0;
     for (;;) {
