@@ -21,7 +21,7 @@ int place_extents_init(struct place_extents *e, void *lo, size_t len, size_t uni
     void *run = place_reserve(&bytes, bytes, MAP_NORESERVE);
     if (!run)
         return -1;
-    pthread_mutex_init(&e->lock, NULL);
+    place_lock_init(&e->lock);
     e->lo = lo;
     e->unit = unit;
     e->npages = (uint32_t)n;
@@ -29,6 +29,7 @@ int place_extents_init(struct place_extents *e, void *lo, size_t len, size_t uni
     for (unsigned k = 0; k < PLACE_RUN_BINS; k++)
         e->bins[k] = NONE;
     e->dirty = 0;
+    e->used = 0;
     e->keep = PLACE_KEEP_MIN / unit;
     e->keep_pages = keep_pages;
     e->run = run;
@@ -192,6 +193,7 @@ void *place_extents_take(struct place_extents *e, size_t bytes, size_t align, bo
             release(e, from, j - from, state);
         clean = state == RUN_CLEAN;
     }
+    e->used += n;
     place_unlock(&e->lock, PLACE_RANK_ARENAS);
     void *p = page(e, j);
     PLACE_ASSERT(align <= e->unit || (uintptr_t)p % align == 0);
@@ -211,8 +213,9 @@ size_t place_extents_give(struct place_extents *e, void *p)
     PLACE_ASSERT(used_run(e, p));
     if (4 * (size_t)n > e->keep)
         e->keep = 4 * (size_t)n < PLACE_KEEP_MAX / e->unit ? 4 * (size_t)n : PLACE_KEEP_MAX / e->unit;
+    e->used -= n;
     i = release(e, i, n, RUN_DIRTY);
-    if (!e->keep_pages && e->dirty > e->keep) {
+    if (!e->keep_pages && e->dirty > e->keep && e->dirty > e->used) {
         /* over the budget: this run's pages go back, out of the lock; it counts as used
          * meanwhile, so no thread takes it or merges with it */
         uint32_t len = e->run[i].pages;
@@ -242,12 +245,14 @@ bool place_extents_grow(struct place_extents *e, void *p, size_t bytes)
         tag(e, i, want, RUN_USED);
         if (len > want - n)
             release(e, i + want, len - (want - n), state);
+        e->used += want - n;
         grown = true;
     } else if (j + len == e->top && (uint64_t)i + want <= e->npages) { /* and the top */
         if (len)
             unlist(e, j);
         e->top = i + want;
         tag(e, i, want, RUN_USED);
+        e->used += want - n;
         grown = true;
     }
     place_unlock(&e->lock, PLACE_RANK_ARENAS);

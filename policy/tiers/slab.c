@@ -41,7 +41,7 @@ int place_slabs_init(struct place_slabs *s, void *lo, size_t len, bool keep_page
     void *meta = place_reserve(&bytes, bytes, MAP_NORESERVE);
     if (!meta)
         return -1;
-    pthread_mutex_init(&s->lock, NULL);
+    place_lock_init(&s->lock);
     s->lo = s->carve = lo;
     s->hi = (char *)lo + (n << PLACE_SLAB_SHIFT);
     s->meta = meta;
