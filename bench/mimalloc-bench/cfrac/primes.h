@@ -1,0 +1,2 @@
+extern unsigned int primesize;
+extern unsigned short primes[];

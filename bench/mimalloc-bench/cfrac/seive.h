@@ -1,0 +1,3 @@
+extern unsigned long seivesize;
+
+extern unsigned char seive[];

@@ -1,0 +1,2 @@
+/* exported */
+extern sm_row *sm_minimum_cover();
