@@ -1,9 +1,9 @@
 #include "profile.h"
 
-#include <math.h>
 #include <pthread.h>
 #include <string.h>
 
+#include "../base/fmath.h"
 #include "../base/pages.h"
 #include "../base/path.h"
 #include "../base/rank.h"
@@ -34,7 +34,7 @@ int64_t place_profile_interval(uint64_t *seed)
     x ^= x >> 12, x ^= x << 25, x ^= x >> 27;
     *seed = x;
     double u = (double)((x * 0x2545f4914f6cdd1dull) >> 11) / 9007199254740992.0; /* [0, 1) */
-    double next = -log1p(-u) * (double)rate;
+    double next = -place_log1p(-u) * (double)rate;
     return next < 1 ? 1 : next > 4e18 ? (int64_t)4e18 : (int64_t)next;
 }
 
@@ -286,7 +286,7 @@ static bool add(const void *p, const struct place_sample *s, double prob, int64_
 
 int64_t place_profile_add(const void *p, const struct place_sample *s)
 {
-    double prob = rate ? -expm1(-(double)s->asked / (double)rate) : 1;
+    double prob = rate ? -place_expm1(-(double)s->asked / (double)rate) : 1;
     int64_t dram = 0;
     if (prob > 0)
         add(p, s, prob, &dram);
@@ -324,6 +324,11 @@ static uint64_t count(double v)
     return v > 0 ? (uint64_t)(v + 0.5) : 0;
 }
 
+static double at_most_one(double x)
+{
+    return x < 1 ? x : 1;
+}
+
 static struct place_profile_access access_of(const struct site *s)
 {
     if (!s->tracked_blocks)
@@ -339,9 +344,9 @@ static struct place_profile_access access_of(const struct site *s)
         .touched_peak = count(s->touched_peak),
         /* a block freed between the copy the sampler reads and these sums is touched
          * but no longer live: at most all */
-        .touched_share = s->live_sum > 0 ? fmin(s->touched_sum / s->live_sum, 1) : 0,
+        .touched_share = s->live_sum > 0 ? at_most_one(s->touched_sum / s->live_sum) : 0,
         .written_share =
-            s->written_live_sum > 0 ? fmin(s->written_sum / s->written_live_sum, 1) : -1,
+            s->written_live_sum > 0 ? at_most_one(s->written_sum / s->written_live_sum) : -1,
     };
     a.heat = s->tracked_peak ? count(s->touched_sum / n / (double)s->tracked_peak * 1e6) : 0;
     return a;
