@@ -11,7 +11,8 @@
  * limit in one step and a flush releases it, so threads together never pass the limit
  * and the hot path never reads it. A tier's report gives the bytes held in caches apart.
  * How much a thread may cache is bounded per class (PLACE_BIN_MAX blocks, and a byte
- * budget that shrinks with a small limit): see place_cache_caps. */
+ * budget that shrinks with a small limit): see place_cache_caps; a bin starts shorter
+ * and grows to that bound as its thread keeps asking (cache.c). */
 #ifndef PLACE_CACHE_H
 #define PLACE_CACHE_H
 
@@ -27,7 +28,7 @@
 enum { PLACE_BIN_MAX = 32 };
 
 struct place_bin {
-    uint32_t n, cap;
+    uint32_t n, cap; /* cap: its length now, at most its class's bound */
     void *item[PLACE_BIN_MAX];
 };
 
