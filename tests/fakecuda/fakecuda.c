@@ -522,6 +522,50 @@ EXPORT CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev)
     return leave(&l, rc);
 }
 
+/* The UUID of device dev: fa ce c0 da, then zeros with the version nibbles of a random
+ * UUID (4, 8), then dev in the last byte. The fake NVML (fakenvml.c) names its devices by
+ * the same bytes. */
+static CUresult device_uuid(const char *fn, CUuuid *uuid, CUdevice dev)
+{
+    struct line l;
+    CUresult rc = enter(&l, fn, CUDA_ERROR_UNKNOWN, 1);
+    if (!rc && !uuid)
+        rc = CUDA_ERROR_INVALID_VALUE;
+    if (!rc)
+        rc = device_ok(dev);
+    if (!rc) {
+        static const unsigned char head[16] = {0xfa, 0xce, 0xc0, 0xda, 0, 0, 0x40, 0, 0x80};
+        memcpy(uuid->bytes, head, sizeof head);
+        uuid->bytes[15] = (char)dev;
+    }
+    put_i(&l, "dev", dev);
+    return leave(&l, rc);
+}
+
+EXPORT CUresult cuDeviceGetUuid(CUuuid *uuid, CUdevice dev)
+{
+    return device_uuid("cuDeviceGetUuid", uuid, dev);
+}
+
+EXPORT CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev)
+{
+    return device_uuid("cuDeviceGetUuid_v2", uuid, dev);
+}
+
+/* Not driver API: how the fake NVML learns what this fake's device dev has in use (device
+ * memory, cuMemCreate handles) and its total, as the real NVML learns it from the kernel
+ * module. 0, or -1 before cuInit or for a device that does not exist. */
+EXPORT int fakecuda_usage(int dev, size_t *used, size_t *total)
+{
+    if (ready() || device_ok(dev))
+        return -1;
+    pthread_mutex_lock(&g.lock);
+    *used = g.used[dev];
+    *total = g.total;
+    pthread_mutex_unlock(&g.lock);
+    return 0;
+}
+
 /* What a runtime and libplace ask; a plausible recent GPU, one SM, no peers. */
 static int attribute(CUdevice_attribute a, CUdevice dev)
 {
@@ -1518,6 +1562,8 @@ static const struct proc {
     {"cuDeviceGet", 2000, 0, FN(cuDeviceGet)},
     {"cuDeviceGetName", 2000, 0, FN(cuDeviceGetName)},
     {"cuDeviceTotalMem", 3020, 0, FN(cuDeviceTotalMem_v2)},
+    {"cuDeviceGetUuid", 9020, 0, FN(cuDeviceGetUuid)},
+    {"cuDeviceGetUuid", 11040, 0, FN(cuDeviceGetUuid_v2)},
     {"cuDeviceGetAttribute", 2000, 0, FN(cuDeviceGetAttribute)},
     {"cuGetErrorName", 6000, 0, FN(cuGetErrorName)},
     {"cuGetErrorString", 6000, 0, FN(cuGetErrorString)},
