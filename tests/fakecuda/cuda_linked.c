@@ -4,12 +4,21 @@
  * device 0 (or $CUDA_LINKED_DEVICE) and makes it current.
  *
  *   alloc COUNT SIZE   COUNT cuMemAlloc blocks of SIZE: kind, data through the device, free
- *   async COUNT SIZE   the same with cuMemAllocAsync / cuMemFreeAsync on stream 0
+ *   async COUNT SIZE   the same with cuMemAllocAsync / cuMemFreeAsync on stream 0, then
+ *                      cuStreamSynchronize
+ *   pool COUNT SIZE    the same with cuMemAllocFromPoolAsync from a pool of cuMemPoolCreate,
+ *                      then the pool's reserve, trimmed to 0, and its reserve again
+ *   trim COUNT SIZE    the default pool keeps all (release threshold UINT64_MAX): `async`,
+ *                      its reserve, `alloc`, its reserve again
  *   pitch WIDTH HEIGHT cuMemAllocPitch (elements of 4 bytes): pitch and kind
  *   host SIZE          cuMemHostAlloc (PORTABLE|DEVICEMAP) and cuMemAllocHost
  *   register SIZE      cuMemHostRegister of an mmap'd buffer, twice; unregister, twice
  *   managed SIZE       cuMemAllocManaged, used from the host, advised to the device
  *   create SIZE        cuMemCreate on the device (SIZE rounded up to the granularity)
+ *   vmm SIZE           that memory mapped into two reserved ranges, its handle released at
+ *                      once; data written through one and read through the other; unmapped
+ *   hostcreate SIZE    cuMemCreate in host memory, then on host NUMA node 0: each mapped,
+ *                      accessed through the device, unmapped and released
  *   info               cuMemGetInfo
  *   malloc COUNT SIZE  plain malloc blocks, each written and checked, with their kind
  * SIZE and COUNT take K, M and G. Nothing prints an address, so runs can be compared. */
@@ -132,18 +141,26 @@ static void managed(size_t size, CUdevice dev)
         failed("free", ~0ul, rc, 2);
 }
 
+/* size rounded up to the granularity of memory as prop says; 0 when that fails (said). */
+static size_t granular(size_t size, const CUmemAllocationProp *prop)
+{
+    size_t gran;
+    CUresult rc = cuMemGetAllocationGranularity(&gran, prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM);
+    if (rc) {
+        failed("granularity", ~0ul, rc, 2);
+        return 0;
+    }
+    return (size + gran - 1) / gran * gran;
+}
+
 static void create(size_t size, CUdevice dev)
 {
     CUmemAllocationProp prop = {.type = CU_MEM_ALLOCATION_TYPE_PINNED,
                                 .location = {CU_MEM_LOCATION_TYPE_DEVICE, dev}};
     CUmemGenericAllocationHandle h;
-    size_t gran;
-    CUresult rc = cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM);
-    if (rc) {
-        failed("granularity", ~0ul, rc, 2);
+    CUresult rc;
+    if (!(size = granular(size, &prop)))
         return;
-    }
-    size = (size + gran - 1) / gran * gran;
     info();
     if ((rc = cuMemCreate(&h, size, &prop, 0))) {
         failed("create", ~0ul, rc, 1);
@@ -153,6 +170,165 @@ static void create(size_t size, CUdevice dev)
     info();
     if ((rc = cuMemRelease(h)))
         failed("release", ~0ul, rc, 2);
+    info();
+}
+
+/* The pool's reserve and what of it is in use: "pool reserved=R used=U". */
+static void pool_line(CUmemoryPool pool)
+{
+    cuuint64_t reserved = 0, used = 0;
+    CUresult rc = cuMemPoolGetAttribute(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, &reserved);
+    if (!rc)
+        rc = cuMemPoolGetAttribute(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT, &used);
+    if (rc)
+        failed("pool attribute", ~0ul, rc, 2);
+    else
+        printf("pool reserved=%llu used=%llu\n", (unsigned long long)reserved,
+               (unsigned long long)used);
+}
+
+/* A pool of its own on the device: blocks from it, freed and waited for, then trimmed. */
+static void pool(unsigned long count, size_t size, CUdevice dev)
+{
+    CUmemPoolProps props = {.allocType = CU_MEM_ALLOCATION_TYPE_PINNED,
+                            .location = {CU_MEM_LOCATION_TYPE_DEVICE, dev}};
+    CUmemoryPool p;
+    CUresult rc = cuMemPoolCreate(&p, &props);
+    if (rc) {
+        failed("pool create", ~0ul, rc, 1);
+        return;
+    }
+    blocks(count, size, BY_POOL, p);
+    pool_line(p);
+    if ((rc = cuMemPoolTrimTo(p, 0)))
+        failed("trim", ~0ul, rc, 2);
+    pool_line(p);
+    if ((rc = cuMemPoolDestroy(p)))
+        failed("pool destroy", ~0ul, rc, 2);
+}
+
+/* The default pool keeps what is freed into it: plain allocations then find the device
+ * that much smaller. */
+static void trim(unsigned long count, size_t size, CUdevice dev)
+{
+    CUmemoryPool p;
+    cuuint64_t keep_all = UINT64_MAX;
+    CUresult rc = cuDeviceGetDefaultMemPool(&p, dev);
+    if (!rc)
+        rc = cuMemPoolSetAttribute(p, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep_all);
+    if (rc) {
+        failed("default pool", ~0ul, rc, 2);
+        return;
+    }
+    blocks(count, size, BY_ASYNC, NULL);
+    pool_line(p);
+    blocks(count, size, BY_ALLOC, NULL);
+    pool_line(p);
+}
+
+/* A range of size reserved, h mapped into it and made readable and writable for the
+ * device; 0 when a step failed (said). */
+static CUdeviceptr map_range(CUmemGenericAllocationHandle h, size_t size, CUdevice dev)
+{
+    CUmemAccessDesc access = {{CU_MEM_LOCATION_TYPE_DEVICE, dev},
+                              CU_MEM_ACCESS_FLAGS_PROT_READWRITE};
+    CUdeviceptr p = 0;
+    CUresult rc = cuMemAddressReserve(&p, size, 0, 0, 0);
+    if (rc) {
+        failed("reserve", ~0ul, rc, 1);
+        return 0;
+    }
+    if ((rc = cuMemMap(p, size, 0, h, 0))) {
+        failed("map", ~0ul, rc, 2);
+    } else if ((rc = cuMemSetAccess(p, size, &access, 1))) {
+        failed("access", ~0ul, rc, 2);
+        cuMemUnmap(p, size);
+    } else {
+        return p;
+    }
+    cuMemAddressFree(p, size);
+    return 0;
+}
+
+static void unmap(CUdeviceptr p, size_t size)
+{
+    CUresult rc = cuMemUnmap(p, size);
+    if (rc)
+        failed("unmap", ~0ul, rc, 2);
+}
+
+static void address_free(CUdeviceptr p, size_t size)
+{
+    CUresult rc = cuMemAddressFree(p, size);
+    if (rc)
+        failed("address free", ~0ul, rc, 2);
+}
+
+/* One memory mapped twice, its handle released at once: the mappings share the data and
+ * keep the memory until the last goes. */
+static void vmm(size_t size, CUdevice dev)
+{
+    CUmemAllocationProp prop = {.type = CU_MEM_ALLOCATION_TYPE_PINNED,
+                                .location = {CU_MEM_LOCATION_TYPE_DEVICE, dev}};
+    CUmemGenericAllocationHandle h;
+    CUdeviceptr a, b = 0;
+    if (!(size = granular(size, &prop)))
+        return;
+    CUresult rc = cuMemCreate(&h, size, &prop, 0);
+    if (rc) {
+        failed("create", ~0ul, rc, 1);
+        return;
+    }
+    if ((a = map_range(h, size, dev)) && !(b = map_range(h, size, dev))) {
+        unmap(a, size);
+        address_free(a, size);
+    }
+    if ((rc = cuMemRelease(h)))
+        failed("release", ~0ul, rc, 2);
+    else
+        printf("released\n");
+    if (!b)
+        return;
+    info();
+    check_data("vmm", ~0ul, a, b, size);
+    unmap(a, size);
+    info();
+    unmap(b, size);
+    info();
+    address_free(a, size);
+    address_free(b, size);
+}
+
+/* cuMemCreate in host memory, anywhere and on NUMA node 0, used through the device. */
+static void hostcreate(size_t size, CUdevice dev)
+{
+    static const struct {
+        CUmemLocationType type;
+        const char *what;
+    } locs[] = {{CU_MEM_LOCATION_TYPE_HOST, "hostcreate host"},
+                {CU_MEM_LOCATION_TYPE_HOST_NUMA, "hostcreate host_numa"}};
+    info();
+    for (size_t i = 0; i < sizeof locs / sizeof locs[0]; i++) {
+        CUmemAllocationProp prop = {.type = CU_MEM_ALLOCATION_TYPE_PINNED,
+                                    .location = {locs[i].type, 0}};
+        CUmemGenericAllocationHandle h;
+        CUdeviceptr p;
+        size_t n = granular(size, &prop);
+        if (!n)
+            return;
+        CUresult rc = cuMemCreate(&h, n, &prop, 0);
+        if (rc) {
+            failed(locs[i].what, ~0ul, rc, 1);
+            continue;
+        }
+        if ((p = map_range(h, n, dev))) {
+            check_data(locs[i].what, ~0ul, p, p, n);
+            unmap(p, n);
+            address_free(p, n);
+        }
+        if ((rc = cuMemRelease(h)))
+            failed("release", ~0ul, rc, 2);
+    }
     info();
 }
 
@@ -177,16 +353,32 @@ static void mallocs(unsigned long count, size_t size)
 
 int main(int argc, char **argv)
 {
-    enum { ALLOC, ASYNC, PITCH, MALLOC, HOST, REGISTER, MANAGED, CREATE, INFO, NCMDS };
-    static const char *const cmds[NCMDS] = {"alloc",    "async",   "pitch",  "malloc", "host",
-                                            "register", "managed", "create", "info"};
+    enum {
+        ALLOC,
+        ASYNC,
+        POOLS,
+        TRIM,
+        PITCH,
+        MALLOC,
+        HOST,
+        REGISTER,
+        MANAGED,
+        CREATE,
+        VMM,
+        HOSTCREATE,
+        INFO,
+        NCMDS
+    };
+    static const char *const cmds[NCMDS] = {"alloc",  "async",      "pool",     "trim",    "pitch",
+                                            "malloc", "host",       "register", "managed", "create",
+                                            "vmm",    "hostcreate", "info"};
     int c = 0;
     while (c < NCMDS && (argc < 2 || strcmp(argv[1], cmds[c])))
         c++;
     int nargs = c < HOST ? 2 : c < INFO ? 1 : 0;
     if (c == NCMDS || argc != nargs + 2) {
-        fprintf(stderr, "usage: cuda_linked alloc|async|pitch|malloc A B | "
-                        "host|register|managed|create SIZE | info\n");
+        fprintf(stderr, "usage: cuda_linked alloc|async|pool|trim|pitch|malloc A B | "
+                        "host|register|managed|create|vmm|hostcreate SIZE | info\n");
         return 64;
     }
     size_t a = nargs > 0 ? parse_size(argv[2]) : 0, b = nargs > 1 ? parse_size(argv[3]) : 0;
@@ -195,7 +387,13 @@ int main(int argc, char **argv)
     switch (c) {
     case ALLOC:
     case ASYNC:
-        blocks(a, b, c == ASYNC);
+        blocks(a, b, c == ASYNC ? BY_ASYNC : BY_ALLOC, NULL);
+        break;
+    case POOLS:
+        pool(a, b, dev);
+        break;
+    case TRIM:
+        trim(a, b, dev);
         break;
     case PITCH:
         pitch(a, b);
@@ -214,6 +412,12 @@ int main(int argc, char **argv)
         break;
     case CREATE:
         create(a, dev);
+        break;
+    case VMM:
+        vmm(a, dev);
+        break;
+    case HOSTCREATE:
+        hostcreate(a, dev);
         break;
     default:
         info();

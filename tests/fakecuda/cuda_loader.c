@@ -33,6 +33,9 @@ static struct {
     CUresult (*cuMemFreeAsync)(CUdeviceptr, CUstream);
     CUresult (*cuMemAllocAsync_pt)(CUdeviceptr *, size_t, CUstream);
     CUresult (*cuMemFreeAsync_pt)(CUdeviceptr, CUstream);
+    CUresult (*cuMemAllocFromPoolAsync)(CUdeviceptr *, size_t, CUmemoryPool, CUstream);
+    CUresult (*cuStreamSynchronize)(CUstream);
+    CUresult (*cuStreamSynchronize_pt)(CUstream);
     CUresult (*cuPointerGetAttribute)(void *, CUpointer_attribute, CUdeviceptr);
     CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
     CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
@@ -70,12 +73,15 @@ static void get_all(void)
     GET(cuMemFree);
     GET(cuMemAllocAsync);
     GET(cuMemFreeAsync);
+    GET(cuMemAllocFromPoolAsync);
+    GET(cuStreamSynchronize);
     GET(cuPointerGetAttribute);
     GET(cuMemcpyHtoD);
     GET(cuMemcpyDtoH);
     const cuuint64_t pt = CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM;
     *(void **)&drv.cuMemAllocAsync_pt = get("cuMemAllocAsync", pt);
     *(void **)&drv.cuMemFreeAsync_pt = get("cuMemFreeAsync", pt);
+    *(void **)&drv.cuStreamSynchronize_pt = get("cuStreamSynchronize", pt);
 }
 
 /* The object a function lies in, and its symbol when the object exports one there. */
@@ -175,7 +181,7 @@ int main(int argc, char **argv)
         get_all();
         CUdevice dev = setup("CUDA_LOADER_DEVICE");
         if (blocks_cmd)
-            blocks(count, size, cmd[1] == 's');
+            blocks(count, size, cmd[1] == 's' ? BY_ASYNC : BY_ALLOC, NULL);
         else
             info();
         printf("done\n");

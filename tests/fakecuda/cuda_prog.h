@@ -1,7 +1,7 @@
-/* What cuda_linked and cuda_loader share: the setup, the block loop of `alloc` and `async`,
- * `info`, and the output. The includer defines DRV(f), how it reaches driver function f:
- * cuda_linked calls the symbol (DRV(f) is f), cuda_loader a pointer it got from
- * cuGetProcAddress. DRV_PER_THREAD(f) is f's per-thread-default-stream variant, which
+/* What cuda_linked and cuda_loader share: the setup, the block loop of `alloc`, `async`,
+ * `pool` and `trim`, the data check, `info`, and the output. The includer defines DRV(f), how it
+ * reaches driver function f: cuda_linked calls the symbol (DRV(f) is f), cuda_loader a pointer it
+ * got from cuGetProcAddress. DRV_PER_THREAD(f) is f's per-thread-default-stream variant, which
  * `async` uses for every other block.
  *
  * Exit status: 0 everything worked, 1 an allocation failed, 2 a wrong result or a call that
@@ -124,52 +124,73 @@ static int finish(CUdevice dev)
     return status;
 }
 
-/* Through the device: host -> block -> host, compared with what went in. */
-static void check_block(unsigned long k, CUdeviceptr p, size_t size)
+/* Through the device: host -> to, then from -> host, compared with what went in (to and
+ * from: one block, or two mappings of one memory). Said as "WHAT [K] data ok|WRONG"; K
+ * ~0ul: none. */
+static void check_data(const char *what, unsigned long k, CUdeviceptr to, CUdeviceptr from,
+                       size_t size)
 {
     unsigned char *buf = malloc(size);
+    char label[64];
     if (!buf) {
-        printf("block %lu: no host buffer\n", k);
+        printf("%s: no host buffer\n", what);
         exit(3);
     }
     fill(buf, k, size);
-    CUresult rc = DRV(cuMemcpyHtoD)(p, buf, size);
+    CUresult rc = DRV(cuMemcpyHtoD)(to, buf, size);
     memset(buf, 0, size);
     if (!rc)
-        rc = DRV(cuMemcpyDtoH)(buf, p, size);
-    if (rc)
-        failed("copy of block", k, rc, 2);
-    else if (same(buf, k, size))
-        printf("block %lu data ok\n", k);
-    else
-        printf("block %lu data WRONG\n", k), worst(2);
+        rc = DRV(cuMemcpyDtoH)(buf, from, size);
+    snprintf(label, sizeof label, "%s%s", rc ? "copy of " : "", what);
+    if (rc) {
+        failed(label, k, rc, 2);
+    } else {
+        printf("%s", label);
+        if (k != ~0ul)
+            printf(" %lu", k);
+        printf(" data %s\n", same(buf, k, size) ? "ok" : "WRONG");
+        worst(same(buf, k, size) ? 0 : 2);
+    }
     free(buf);
 }
 
-/* COUNT blocks, each checked, then all freed; the first failing allocation ends the run. */
-static void blocks(unsigned long count, size_t size, int async)
+/* How blocks() allocates: cuMemAlloc, cuMemAllocAsync (every other block on the per-thread
+ * stream), or cuMemAllocFromPoolAsync; the stream-ordered ones are freed with cuMemFreeAsync. */
+enum mode { BY_ALLOC, BY_ASYNC, BY_POOL };
+
+/* COUNT blocks, each checked, then all freed; the first failing allocation ends the run.
+ * Stream-ordered frees are waited for, so that the pools give back what they release. */
+static void blocks(unsigned long count, size_t size, enum mode mode, CUmemoryPool pool)
 {
     CUdeviceptr *p = calloc(count ? count : 1, sizeof *p);
     unsigned long n;
     info();
     for (n = 0; n < count; n++) {
-        CUresult rc = !async  ? DRV(cuMemAlloc)(&p[n], size)
-                      : n % 2 ? DRV_PER_THREAD(cuMemAllocAsync)(&p[n], size, 0)
-                              : DRV(cuMemAllocAsync)(&p[n], size, 0);
+        CUresult rc = mode == BY_ALLOC  ? DRV(cuMemAlloc)(&p[n], size)
+                      : mode == BY_POOL ? DRV(cuMemAllocFromPoolAsync)(&p[n], size, pool, 0)
+                      : n % 2           ? DRV_PER_THREAD(cuMemAllocAsync)(&p[n], size, 0)
+                                        : DRV(cuMemAllocAsync)(&p[n], size, 0);
         if (rc) {
             failed("block", n, rc, 1);
             break;
         }
         printf("block %lu kind=%s\n", n, kind_of(p[n]));
-        check_block(n, p[n], size);
+        check_data("block", n, p[n], p[n], size);
     }
     for (unsigned long k = 0; k < n; k++) {
-        CUresult rc = !async  ? DRV(cuMemFree)(p[k])
-                      : k % 2 ? DRV_PER_THREAD(cuMemFreeAsync)(p[k], 0)
-                              : DRV(cuMemFreeAsync)(p[k], 0);
+        CUresult rc = mode == BY_ALLOC ? DRV(cuMemFree)(p[k])
+                      : k % 2          ? DRV_PER_THREAD(cuMemFreeAsync)(p[k], 0)
+                                       : DRV(cuMemFreeAsync)(p[k], 0);
         if (rc)
             failed("free of block", k, rc, 2);
     }
+    /* The stream of the last free: the legacy stream waits for what the per-thread one did
+     * before, and the per-thread one for what the legacy one did. */
+    CUresult rc = mode == BY_ALLOC || !n ? CUDA_SUCCESS
+                  : (n - 1) % 2          ? DRV_PER_THREAD(cuStreamSynchronize)(0)
+                                         : DRV(cuStreamSynchronize)(0);
+    if (rc)
+        failed("sync", ~0ul, rc, 2);
     info();
     free(p);
 }

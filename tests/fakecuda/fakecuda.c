@@ -11,9 +11,10 @@
  *   FAKECUDA_FAIL=NAME[,NAME...]
  *                         those entry points fail without doing anything: cuInit with
  *                         CUDA_ERROR_NO_DEVICE; the allocating ones (cuMemAlloc*, cuMemAllocPitch*,
- *                         cuMemAllocAsync*, cuMemAllocManaged, cuMemHostAlloc, cuMemAllocHost*,
- *                         cuMemHostRegister*, cuMemCreate) with CUDA_ERROR_OUT_OF_MEMORY; any other
- *                         with CUDA_ERROR_UNKNOWN. A NAME is an exact entry point
+ *                         cuMemAllocAsync*, cuMemAllocFromPoolAsync*, cuMemAllocManaged,
+ *                         cuMemHostAlloc, cuMemAllocHost*, cuMemHostRegister*, cuMemCreate)
+ *                         with CUDA_ERROR_OUT_OF_MEMORY; any other with CUDA_ERROR_UNKNOWN.
+ *                         A NAME is an exact entry point
  *                         (cuMemAlloc_v2) or a base name, which covers all of its variants
  *                         (cuMemAllocAsync: cuMemAllocAsync and cuMemAllocAsync_ptsz).
  *   FAKECUDA_LOG=PATH     every call appends one line to PATH (see below).
@@ -32,18 +33,38 @@
  *   cuGetProcAddress_v2 symbol=cuMemAlloc version=12000 flags=0 status=0 rc=0
  *   cuMemAdvise_v2 ptr=0x7f3a5c000000 count=4096 advice=3 loc_type=1 loc_id=0 rc=0
  *   cuMemHostRegister_v2 ptr=0x7f3a5c000000 size=65536 flags=3 rc=0
+ *   cuMemAllocFromPoolAsync size=4096 pool=0x7f3a5e0047e0 stream=0x0 ptr=0x7f3a5c000000 dev=1 rc=0
+ *   cuStreamSynchronize stream=0x0 released=3145728 rc=0
+ *   cuMemRelease handle=0x3 size=4194304 dev=0 maps=2 rc=0
  *
  * Choices where the documentation leaves room, or where this double is simpler:
  * - Device memory is charged page-rounded; managed, pinned and registered memory is not
- *   charged; cuMemCreate charges its size (a multiple of the 2 MiB granularity).
+ *   charged; cuMemCreate charges its size (a multiple of the 2 MiB granularity) to a device
+ *   location, nothing to host ones.
+ * - Stream-ordered pools: a pool's reserve (what it uses plus what is idle) is charged to
+ *   its device, so idle memory is not free for cuMemAlloc, as with the driver. A block takes
+ *   its page-rounded size from the idle memory when there is as much, else charges it anew
+ *   (each block has its own mmap, whatever the accounting); a free makes it idle. The
+ *   release threshold applies at cuStreamSynchronize and cuCtxSynchronize (all variants),
+ *   to every pool. Pools are of device memory and not shareable: host locations and IPC
+ *   handle types answer CUDA_ERROR_NOT_SUPPORTED; at most 32 created at a time
+ *   (CUDA_ERROR_OUT_OF_MEMORY). The REUSE_* attributes are stored only. Resetting a high
+ *   watermark (setting it to 0) restarts it from the current figure.
+ * - Virtual memory: a cuMemCreate handle's memory is a memfd, which each cuMemMap maps
+ *   shared, so every mapping of one handle sees the same data; mapped memory is readable
+ *   and writable from the host too, and cuMemSetAccess only checks its arguments.
+ *   Reservations are aligned to the granularity at least, size a multiple of the page
+ *   size as documented. cuMemAddressFree of a range with mappings still in it is
+ *   CUDA_ERROR_INVALID_VALUE (the documentation does not say).
  * - CU_POINTER_ATTRIBUTE_MEMORY_TYPE of managed memory is CU_MEMORYTYPE_DEVICE: the docs say
  *   managed memory is allocated "on the device" and name CU_MEMORYTYPE_UNIFIED only for copy
  *   descriptors; CU_POINTER_ATTRIBUTE_IS_MANAGED tells managed memory apart.
  * - cuDeviceGetAttribute answers a few attributes with plausible values (see attribute())
  *   and every other valid attribute with 0.
  * - When a primary context's last reference is released, the memory allocated in it is
- *   freed (registered ranges unregistered), as the driver's reset does; cuMemCreate handles
- *   are not bound to a context and stay.
+ *   freed (registered ranges unregistered), as the driver's reset does, and its device's
+ *   pools give back their idle memory; pools, cuMemCreate handles, reservations and
+ *   mappings are not bound to a context and stay.
  * - A thread's context stack holds at most 8 contexts (cuCtxPushCurrent: INVALID_VALUE).
  * - cuMemcpy*: a device-side range must lie inside one block the fake knows, else
  *   CUDA_ERROR_INVALID_VALUE; cuMemcpy itself takes any addresses (unified addressing).
@@ -73,7 +94,7 @@
 
 #define EXPORT __attribute__((visibility("default")))
 
-enum { MAX_DEVICES = 8, CTX_STACK = 8, LINE_MAX_ = 512 };
+enum { MAX_DEVICES = 8, MAX_POOLS = 32, CTX_STACK = 8, LINE_MAX_ = 512 };
 static const size_t granularity = 2u << 20;
 
 struct CUctx_st {
@@ -81,17 +102,44 @@ struct CUctx_st {
     unsigned refs;
 };
 
-enum kind { K_DEVICE = 1, K_MANAGED = 2, K_PINNED = 4, K_REGISTERED = 8, K_HANDLE = 16 };
-#define K_POINTERS (K_DEVICE | K_MANAGED | K_PINNED | K_REGISTERED)
+/* A stream-ordered memory pool. Its reserve (used plus idle) is what it has charged to its
+ * device; a block from it charges nothing itself. */
+struct CUmemPoolHandle_st {
+    int live;      /* 0: a free slot */
+    int destroyed; /* cuMemPoolDestroy'd with blocks outstanding: it goes with the last */
+    int dev;
+    int reuse[3]; /* the CU_MEMPOOL_ATTR_REUSE_* flags, stored only */
+    size_t max;   /* CUmemPoolProps::maxSize, 0: no bound but the device's */
+    size_t used, reserved, used_high, reserved_high;
+    cuuint64_t threshold;
+};
+
+/* K_RELEASED: a handle cuMemRelease'd while mapped, whose memory its mappings still hold.
+ * K_RESERVED: a cuMemAddressReserve range; K_MAPPING: a handle cuMemMap'd into one. */
+enum kind {
+    K_DEVICE = 1,
+    K_MANAGED = 2,
+    K_PINNED = 4,
+    K_REGISTERED = 8,
+    K_HANDLE = 16,
+    K_RELEASED = 32,
+    K_RESERVED = 64,
+    K_MAPPING = 128,
+};
+#define K_POINTERS (K_DEVICE | K_MANAGED | K_PINNED | K_REGISTERED | K_MAPPING)
 
 struct block {
     uintptr_t base; /* 0: free slot; a handle is odd, so never equal to an address */
     size_t size;
-    size_t mapped;  /* bytes this fake mmap'd, 0 for the caller's memory and handles */
+    size_t mapped;  /* bytes this fake mmap'd, 0 for the caller's memory, handles and mappings */
     size_t charged; /* bytes counted against dev's total */
     CUcontext ctx;
+    CUmemoryPool pool; /* a stream-ordered block's pool */
+    uintptr_t handle;  /* a mapping's handle */
+    int fd;            /* a handle's memory (memfd), shared by its mappings */
+    unsigned maps;     /* a handle's mappings */
     unsigned kind;
-    int dev;
+    int dev; /* -1 for a handle in host memory */
 };
 
 static struct {
@@ -102,6 +150,9 @@ static struct {
     char fail[1024];
     struct CUctx_st prim[MAX_DEVICES];
     size_t used[MAX_DEVICES];
+    /* each device's default pool (pools[dev]), then cuMemPoolCreate's */
+    struct CUmemPoolHandle_st pools[MAX_DEVICES + MAX_POOLS];
+    CUmemoryPool current_pool[MAX_DEVICES];
     struct block *tab; /* open addressing on base, linear probing */
     size_t cap, count;
     unsigned bits;
@@ -299,10 +350,11 @@ static size_t slot_of(uintptr_t key)
     return (size_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - g.bits));
 }
 
-static struct block *tab_find(uintptr_t key)
+/* A reservation and the mapping at its start share a key; the kind tells them apart. */
+static struct block *tab_find(uintptr_t key, unsigned kinds)
 {
     for (size_t i = g.cap ? slot_of(key) : 0; g.cap && g.tab[i].base; i = (i + 1) & (g.cap - 1))
-        if (g.tab[i].base == key)
+        if (g.tab[i].base == key && (g.tab[i].kind & kinds))
             return &g.tab[i];
     return NULL;
 }
@@ -355,8 +407,8 @@ static void tab_remove(struct block *b)
  * an address inside one by a scan. */
 static struct block *find(uintptr_t p, size_t len, unsigned kinds)
 {
-    struct block *b = tab_find(p);
-    if (b && (b->kind & kinds) && len <= b->size)
+    struct block *b = tab_find(p, kinds);
+    if (b && len <= b->size)
         return b;
     for (size_t i = 0; i < g.cap; i++) {
         b = &g.tab[i];
@@ -367,18 +419,72 @@ static struct block *find(uintptr_t p, size_t len, unsigned kinds)
     return NULL;
 }
 
+/* ---- pools (under the lock) ---- */
+
+static int pool_ok(CUmemoryPool p)
+{
+    uintptr_t off = (uintptr_t)p - (uintptr_t)g.pools;
+    return off < sizeof g.pools && off % sizeof *p == 0 && p->live && !p->destroyed;
+}
+
+/* Gives idle memory back to the device until the pool reserves at most keep bytes. */
+static size_t pool_release(CUmemoryPool p, cuuint64_t keep)
+{
+    size_t idle = p->reserved - p->used, over = p->reserved > keep ? p->reserved - keep : 0;
+    size_t n = idle < over ? idle : over;
+    p->reserved -= n;
+    g.used[p->dev] -= n;
+    return n;
+}
+
+/* A destroyed pool keeps nothing idle, and its slot is free once its last block is. */
+static void pool_settle(CUmemoryPool p)
+{
+    if (!p->destroyed)
+        return;
+    pool_release(p, 0);
+    if (!p->used)
+        memset(p, 0, sizeof *p);
+}
+
+/* What the release threshold asks at a synchronisation: every pool down to it. */
+static size_t release_pools(void)
+{
+    size_t n = 0;
+    for (CUmemoryPool p = g.pools; p < g.pools + MAX_DEVICES + MAX_POOLS; p++)
+        if (p->live)
+            n += pool_release(p, p->threshold);
+    return n;
+}
+
 static void drop(struct block *b)
 {
+    CUmemoryPool pool = b->pool;
+    size_t len = b->mapped; /* a stream-ordered block's share of its pool */
     if (b->mapped)
         munmap((void *)b->base, b->mapped);
+    if (b->kind & (K_HANDLE | K_RELEASED))
+        close(b->fd);
     if (b->charged)
         g.used[b->dev] -= b->charged;
     tab_remove(b);
+    if (pool) {
+        pool->used -= len;
+        pool_settle(pool);
+    }
 }
 
+/* Stands for the current pool of the calling context's device (cuMemAllocAsync's). */
+static struct CUmemPoolHandle_st context_pool;
+
 /* Maps and records a block of memory for the calling thread's context (or for dev when the
- * kind is K_HANDLE). low32: the block must be addressable by a v1 32-bit CUdeviceptr. */
-static CUresult new_block(unsigned kind, size_t size, int dev, int low32, struct block *out)
+ * kind is K_HANDLE; dev -1: host memory). low32: the block must be addressable by a v1
+ * 32-bit CUdeviceptr. pool: a K_DEVICE block's stream-ordered pool (or &context_pool), which
+ * sets its device; it takes idle memory of the pool when there is enough, else charges the
+ * device as a plain block does and adds that to the pool's reserve. A handle's memory is a
+ * memfd, so that every mapping of it shares the data. */
+static CUresult new_block(unsigned kind, size_t size, int dev, int low32, CUmemoryPool pool,
+                          struct block *out)
 {
     if (kind != K_HANDLE) {
         if (!(out->ctx = current()))
@@ -390,11 +496,28 @@ static CUresult new_block(unsigned kind, size_t size, int dev, int low32, struct
     if (!size || !len)
         return CUDA_ERROR_INVALID_VALUE;
     pthread_mutex_lock(&g.lock);
-    size_t charge = kind == K_DEVICE ? len : kind == K_HANDLE ? size : 0;
-    CUresult rc = CUDA_ERROR_OUT_OF_MEMORY;
-    if (charge > g.total - g.used[dev] || tab_reserve())
+    CUresult rc = CUDA_ERROR_INVALID_VALUE;
+    if (pool == &context_pool)
+        pool = g.current_pool[dev];
+    else if (pool && !pool_ok(pool))
+        goto out;
+    if (pool)
+        out->dev = dev = pool->dev;
+    size_t charge = kind == K_DEVICE ? len : kind == K_HANDLE && dev >= 0 ? size : 0;
+    if (pool && pool->reserved - pool->used >= len)
+        charge = 0;
+    rc = CUDA_ERROR_OUT_OF_MEMORY;
+    if ((charge && charge > g.total - g.used[dev]) ||
+        (pool && pool->max && charge > pool->max - pool->reserved) || tab_reserve())
         goto out;
     if (kind == K_HANDLE) {
+        int fd = memfd_create("fakecuda", MFD_CLOEXEC);
+        if (fd < 0 || ftruncate(fd, (off_t)size)) {
+            if (fd >= 0)
+                close(fd);
+            goto out;
+        }
+        out->fd = fd;
         out->base = g.next_handle += 2;
     } else {
         void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
@@ -405,9 +528,20 @@ static CUresult new_block(unsigned kind, size_t size, int dev, int low32, struct
         out->mapped = len;
     }
     out->size = size;
-    out->charged = charge;
     out->kind = kind;
-    g.used[dev] += charge;
+    out->pool = pool;
+    if (charge)
+        g.used[dev] += charge;
+    if (pool) {
+        pool->reserved += charge;
+        pool->used += len;
+        if (pool->reserved > pool->reserved_high)
+            pool->reserved_high = pool->reserved;
+        if (pool->used > pool->used_high)
+            pool->used_high = pool->used;
+    } else {
+        out->charged = charge;
+    }
     tab_put(out);
     rc = CUDA_SUCCESS;
 out:
@@ -420,8 +554,8 @@ static CUresult free_block(uintptr_t p, unsigned kinds, CUresult missing, struct
 {
     CUresult rc = CUDA_SUCCESS;
     pthread_mutex_lock(&g.lock);
-    struct block *b = p ? tab_find(p) : NULL;
-    if (b && (b->kind & kinds)) {
+    struct block *b = p ? tab_find(p, kinds) : NULL;
+    if (b) {
         *out = *b;
         drop(b);
     } else {
@@ -442,8 +576,15 @@ EXPORT CUresult cuInit(unsigned int Flags)
              : !g.ndev             ? CUDA_ERROR_NO_DEVICE
                                    : CUDA_SUCCESS;
     if (!rc) {
-        for (int d = 0; d < g.ndev; d++)
+        pthread_mutex_lock(&g.lock);
+        for (int d = 0; d < g.ndev; d++) {
             g.prim[d].dev = d;
+            CUmemoryPool p = &g.pools[d];
+            if (!p->live) /* a second cuInit keeps what the first set up */
+                *p = (struct CUmemPoolHandle_st){.live = 1, .dev = d, .reuse = {1, 1, 1}},
+                g.current_pool[d] = p;
+        }
+        pthread_mutex_unlock(&g.lock);
         __atomic_store_n(&g.initialized, 1, __ATOMIC_RELEASE);
     }
     put_u(&l, "flags", Flags);
@@ -553,8 +694,8 @@ EXPORT CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev)
 }
 
 /* Not driver API: how the fake NVML learns what this fake's device dev has in use (device
- * memory, cuMemCreate handles) and its total, as the real NVML learns it from the kernel
- * module. 0, or -1 before cuInit or for a device that does not exist. */
+ * memory, pools' reserves, cuMemCreate handles) and its total, as the real NVML learns it
+ * from the kernel module. 0, or -1 before cuInit or for a device that does not exist. */
 EXPORT int fakecuda_usage(int dev, size_t *used, size_t *total)
 {
     if (ready() || device_ok(dev))
@@ -803,12 +944,16 @@ EXPORT CUresult cuGetErrorString(CUresult error, const char **pStr)
 
 /* ---- contexts ---- */
 
-/* The last reference resets the primary context: its memory goes, as with the driver. */
+/* The last reference resets the primary context: its memory goes, as with the driver,
+ * the idle memory of its device's pools included. */
 static void reset(CUcontext c)
 {
     for (size_t i = 0; i < g.cap; i++)
         while (g.tab[i].base && g.tab[i].ctx == c && g.tab[i].kind != K_HANDLE)
             drop(&g.tab[i]);
+    for (CUmemoryPool p = g.pools; p < g.pools + MAX_DEVICES + MAX_POOLS; p++)
+        if (p->live && p->dev == c->dev)
+            pool_release(p, 0);
 }
 
 EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
@@ -944,14 +1089,27 @@ EXPORT CUresult cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx)
     return ctx_device("cuCtxGetDevice_v2", device, ctx);
 }
 
-/* Nothing runs asynchronously here, so there is never anything to wait for. */
+/* Nothing runs asynchronously here, so there is never anything to wait for; but a
+ * synchronisation is where pools give back what they hold above their release threshold. */
+static size_t sync_pools(void)
+{
+    pthread_mutex_lock(&g.lock);
+    size_t n = release_pools();
+    pthread_mutex_unlock(&g.lock);
+    return n;
+}
+
 static CUresult ctx_sync(const char *fn, CUcontext ctx)
 {
     struct line l;
+    size_t released = 0;
     CUresult rc = enter(&l, fn, CUDA_ERROR_UNKNOWN, 1);
     if (!rc && !(ctx ? valid_ctx(ctx) : current() != NULL))
         rc = CUDA_ERROR_INVALID_CONTEXT;
+    if (!rc)
+        released = sync_pools();
     put_p(&l, "ctx", (uintptr_t)ctx);
+    put_u(&l, "released", released);
     return leave(&l, rc);
 }
 
@@ -970,10 +1128,14 @@ EXPORT CUresult cuCtxSynchronize_v2(CUcontext ctx)
 static CUresult stream_sync(const char *fn, CUstream stream)
 {
     struct line l;
+    size_t released = 0;
     CUresult rc = enter(&l, fn, CUDA_ERROR_UNKNOWN, 1);
     if (!rc && !current())
         rc = CUDA_ERROR_INVALID_CONTEXT;
+    if (!rc)
+        released = sync_pools();
     put_p(&l, "stream", (uintptr_t)stream);
+    put_u(&l, "released", released);
     return leave(&l, rc);
 }
 
@@ -989,36 +1151,46 @@ EXPORT CUresult cuStreamSynchronize_ptsz(CUstream stream)
 
 /* ---- device memory ---- */
 
-static CUresult mem_alloc(const char *fn, CUdeviceptr *dptr, size_t size, int low32,
-                          CUstream stream, int with_stream)
+/* How a device block is allocated: cuMemAlloc, or stream-ordered from the current pool of the
+ * context's device (cuMemAllocAsync) or from a pool named (cuMemAllocFromPoolAsync, its device
+ * whatever the context's). The stream-ordered ones need a context for the default stream,
+ * which the fake always uses. */
+enum how { PLAIN, ASYNC, FROM_POOL };
+
+static CUresult mem_alloc(const char *fn, CUdeviceptr *dptr, size_t size, int low32, enum how how,
+                          CUmemoryPool pool, CUstream stream)
 {
     struct line l;
     struct block b = {.dev = -1};
     CUresult rc = enter(&l, fn, CUDA_ERROR_OUT_OF_MEMORY, 1);
-    if (!rc && !dptr)
+    if (!rc && (!dptr || (how == FROM_POOL && !pool)))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (!rc)
-        rc = new_block(K_DEVICE, size, 0, low32, &b);
+        rc = new_block(K_DEVICE, size, 0, low32, how == ASYNC ? &context_pool : pool, &b);
     if (!rc)
         *dptr = b.base;
     put_u(&l, "size", size);
-    if (with_stream)
+    if (how == FROM_POOL)
+        put_p(&l, "pool", (uintptr_t)pool);
+    if (how != PLAIN)
         put_p(&l, "stream", (uintptr_t)stream);
     put_p(&l, "ptr", b.base);
+    if (how == ASYNC)
+        put_p(&l, "pool", (uintptr_t)b.pool);
     put_i(&l, "dev", b.dev);
     return leave(&l, rc);
 }
 
 EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
 {
-    return mem_alloc("cuMemAlloc_v2", dptr, bytesize, 0, NULL, 0);
+    return mem_alloc("cuMemAlloc_v2", dptr, bytesize, 0, PLAIN, NULL, NULL);
 }
 
 /* v1: a 32-bit CUdeviceptr, so the block is mapped in the low 2 GiB (MAP_32BIT). */
 EXPORT CUresult cuMemAlloc(CUdeviceptr_v1 *dptr, unsigned int bytesize)
 {
     CUdeviceptr p = 0;
-    CUresult rc = mem_alloc("cuMemAlloc", dptr ? &p : NULL, bytesize, 1, NULL, 0);
+    CUresult rc = mem_alloc("cuMemAlloc", dptr ? &p : NULL, bytesize, 1, PLAIN, NULL, NULL);
     if (!rc)
         *dptr = (CUdeviceptr_v1)p;
     return rc;
@@ -1026,12 +1198,24 @@ EXPORT CUresult cuMemAlloc(CUdeviceptr_v1 *dptr, unsigned int bytesize)
 
 EXPORT CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream)
 {
-    return mem_alloc("cuMemAllocAsync", dptr, bytesize, 0, hStream, 1);
+    return mem_alloc("cuMemAllocAsync", dptr, bytesize, 0, ASYNC, NULL, hStream);
 }
 
 EXPORT CUresult cuMemAllocAsync_ptsz(CUdeviceptr *dptr, size_t bytesize, CUstream hStream)
 {
-    return mem_alloc("cuMemAllocAsync_ptsz", dptr, bytesize, 0, hStream, 1);
+    return mem_alloc("cuMemAllocAsync_ptsz", dptr, bytesize, 0, ASYNC, NULL, hStream);
+}
+
+EXPORT CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool,
+                                        CUstream hStream)
+{
+    return mem_alloc("cuMemAllocFromPoolAsync", dptr, bytesize, 0, FROM_POOL, pool, hStream);
+}
+
+EXPORT CUresult cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool,
+                                             CUstream hStream)
+{
+    return mem_alloc("cuMemAllocFromPoolAsync_ptsz", dptr, bytesize, 0, FROM_POOL, pool, hStream);
 }
 
 EXPORT CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes,
@@ -1048,7 +1232,7 @@ EXPORT CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t Wid
                 (ElementSizeBytes != 4 && ElementSizeBytes != 8 && ElementSizeBytes != 16)))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (!rc)
-        rc = new_block(K_DEVICE, pitch * Height, 0, 0, &b);
+        rc = new_block(K_DEVICE, pitch * Height, 0, 0, NULL, &b);
     if (!rc)
         *dptr = b.base, *pPitch = pitch;
     put_u(&l, "width", WidthInBytes);
@@ -1061,7 +1245,8 @@ EXPORT CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t Wid
 }
 
 /* cuMemFree frees device and managed memory; the async frees need a context for the
- * default stream the fake always uses. */
+ * default stream the fake always uses. A stream-ordered block's bytes, freed by either, go
+ * back to its pool's idle memory (pool: 0x0 for any other block). */
 static CUresult mem_free(const char *fn, CUdeviceptr dptr, CUstream stream, int with_stream)
 {
     struct line l;
@@ -1075,6 +1260,7 @@ static CUresult mem_free(const char *fn, CUdeviceptr dptr, CUstream stream, int 
     if (with_stream)
         put_p(&l, "stream", (uintptr_t)stream);
     put_u(&l, "size", b.size);
+    put_p(&l, "pool", (uintptr_t)b.pool);
     put_i(&l, "dev", b.dev);
     return leave(&l, rc);
 }
@@ -1138,6 +1324,225 @@ EXPORT CUresult cuMemGetInfo(unsigned int *free_, unsigned int *total)
     return rc;
 }
 
+/* ---- stream-ordered memory pools ---- */
+
+/* cuDeviceGetDefaultMemPool and cuDeviceGetMemPool; their documented errors for a device
+ * that does not exist differ. */
+static CUresult device_pool(const char *fn, CUmemoryPool *pool, CUdevice dev, int dflt)
+{
+    struct line l;
+    CUmemoryPool p = NULL;
+    CUresult rc = enter(&l, fn, CUDA_ERROR_UNKNOWN, 1);
+    if (!rc && !pool)
+        rc = CUDA_ERROR_INVALID_VALUE;
+    if (!rc && device_ok(dev))
+        rc = dflt ? CUDA_ERROR_INVALID_DEVICE : CUDA_ERROR_INVALID_VALUE;
+    if (!rc) {
+        pthread_mutex_lock(&g.lock);
+        *pool = p = dflt ? &g.pools[dev] : g.current_pool[dev];
+        pthread_mutex_unlock(&g.lock);
+    }
+    put_i(&l, "dev", dev);
+    put_p(&l, "pool", (uintptr_t)p);
+    return leave(&l, rc);
+}
+
+EXPORT CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev)
+{
+    return device_pool("cuDeviceGetDefaultMemPool", pool_out, dev, 1);
+}
+
+EXPORT CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev)
+{
+    return device_pool("cuDeviceGetMemPool", pool, dev, 0);
+}
+
+/* The pool must be the device's own. */
+EXPORT CUresult cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool)
+{
+    struct line l;
+    CUresult rc = enter(&l, "cuDeviceSetMemPool", CUDA_ERROR_UNKNOWN, 1);
+    if (!rc && device_ok(dev))
+        rc = CUDA_ERROR_INVALID_VALUE;
+    if (!rc) {
+        pthread_mutex_lock(&g.lock);
+        if (pool_ok(pool) && pool->dev == dev)
+            g.current_pool[dev] = pool;
+        else
+            rc = CUDA_ERROR_INVALID_VALUE;
+        pthread_mutex_unlock(&g.lock);
+    }
+    put_i(&l, "dev", dev);
+    put_p(&l, "pool", (uintptr_t)pool);
+    return leave(&l, rc);
+}
+
+/* Pools of device memory only: host pools are documented but not carried out here, nor
+ * shareable ones (no IPC). */
+EXPORT CUresult cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *poolProps)
+{
+    struct line l;
+    CUmemoryPool p = NULL;
+    const CUmemPoolProps *pp = poolProps;
+    CUresult rc = enter(&l, "cuMemPoolCreate", CUDA_ERROR_UNKNOWN, 1);
+    int zeros = 1; /* the reserved bytes must be */
+    for (size_t i = 0; pp && i < sizeof pp->reserved; i++)
+        zeros &= !pp->reserved[i];
+    if (!rc && (!pool || !pp || pp->allocType != CU_MEM_ALLOCATION_TYPE_PINNED ||
+                pp->win32SecurityAttributes || !zeros))
+        rc = CUDA_ERROR_INVALID_VALUE;
+    if (!rc && (pp->location.type == CU_MEM_LOCATION_TYPE_HOST ||
+                pp->location.type == CU_MEM_LOCATION_TYPE_HOST_NUMA || pp->handleTypes))
+        rc = CUDA_ERROR_NOT_SUPPORTED;
+    else if (!rc &&
+             (pp->location.type != CU_MEM_LOCATION_TYPE_DEVICE || device_ok(pp->location.id)))
+        rc = CUDA_ERROR_INVALID_VALUE;
+    if (!rc) {
+        pthread_mutex_lock(&g.lock);
+        for (CUmemoryPool q = g.pools + MAX_DEVICES; !p && q < g.pools + MAX_DEVICES + MAX_POOLS;
+             q++)
+            if (!q->live)
+                p = q;
+        if (p)
+            *p = (struct CUmemPoolHandle_st){
+                .live = 1, .dev = pp->location.id, .reuse = {1, 1, 1}, .max = pp->maxSize};
+        else
+            rc = CUDA_ERROR_OUT_OF_MEMORY;
+        pthread_mutex_unlock(&g.lock);
+    }
+    if (p)
+        *pool = p;
+    put_i(&l, "loc_type", pp ? (long long)pp->location.type : -1);
+    put_i(&l, "loc_id", pp ? pp->location.id : -1);
+    put_u(&l, "max", pp ? pp->maxSize : 0);
+    put_p(&l, "pool", (uintptr_t)p);
+    return leave(&l, rc);
+}
+
+/* As documented: the device's current pool becomes its default one again, and a pool with
+ * blocks outstanding goes when they do (used: their bytes). */
+EXPORT CUresult cuMemPoolDestroy(CUmemoryPool pool)
+{
+    struct line l;
+    size_t used = 0;
+    CUresult rc = enter(&l, "cuMemPoolDestroy", CUDA_ERROR_UNKNOWN, 1);
+    if (!rc) {
+        pthread_mutex_lock(&g.lock);
+        if (!pool_ok(pool) || pool < g.pools + MAX_DEVICES) {
+            rc = CUDA_ERROR_INVALID_VALUE;
+        } else {
+            if (g.current_pool[pool->dev] == pool)
+                g.current_pool[pool->dev] = &g.pools[pool->dev];
+            pool->destroyed = 1;
+            pool_settle(pool);
+            used = pool->used;
+        }
+        pthread_mutex_unlock(&g.lock);
+    }
+    put_p(&l, "pool", (uintptr_t)pool);
+    put_u(&l, "used", used);
+    return leave(&l, rc);
+}
+
+EXPORT CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep)
+{
+    struct line l;
+    size_t reserved = 0;
+    CUresult rc = enter(&l, "cuMemPoolTrimTo", CUDA_ERROR_UNKNOWN, 1);
+    if (!rc) {
+        pthread_mutex_lock(&g.lock);
+        if (pool_ok(pool)) {
+            pool_release(pool, minBytesToKeep);
+            reserved = pool->reserved;
+        } else {
+            rc = CUDA_ERROR_INVALID_VALUE;
+        }
+        pthread_mutex_unlock(&g.lock);
+    }
+    put_p(&l, "pool", (uintptr_t)pool);
+    put_u(&l, "keep", minBytesToKeep);
+    put_u(&l, "reserved", reserved);
+    return leave(&l, rc);
+}
+
+/* One attribute read, or written (set); *v: its value for the log. The current figures are
+ * read only; a high watermark can only be set to 0, which restarts it from the current
+ * figure. */
+static CUresult pool_attr(CUmemoryPool p, CUmemPool_attribute attr, void *value, int set,
+                          unsigned long long *v)
+{
+    size_t *cur, *high = NULL;
+    switch (attr) {
+    case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
+    case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
+    case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
+        if (set)
+            p->reuse[attr - 1] = *(int *)value;
+        else
+            *(int *)value = p->reuse[attr - 1];
+        *v = (unsigned long long)p->reuse[attr - 1];
+        return CUDA_SUCCESS;
+    case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
+        if (set)
+            p->threshold = *(cuuint64_t *)value;
+        else
+            *(cuuint64_t *)value = p->threshold;
+        *v = p->threshold;
+        return CUDA_SUCCESS;
+    case CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT:
+        cur = &p->reserved;
+        break;
+    case CU_MEMPOOL_ATTR_USED_MEM_CURRENT:
+        cur = &p->used;
+        break;
+    case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH:
+        cur = &p->reserved, high = &p->reserved_high;
+        break;
+    case CU_MEMPOOL_ATTR_USED_MEM_HIGH:
+        cur = &p->used, high = &p->used_high;
+        break;
+    default:
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (set && (!high || *(cuuint64_t *)value))
+        return CUDA_ERROR_INVALID_VALUE;
+    if (set)
+        *high = *cur;
+    else
+        *(cuuint64_t *)value = high ? *high : *cur;
+    *v = high ? *high : *cur;
+    return CUDA_SUCCESS;
+}
+
+static CUresult pool_attribute(const char *fn, CUmemoryPool pool, CUmemPool_attribute attr,
+                               void *value, int set)
+{
+    struct line l;
+    unsigned long long v = 0;
+    CUresult rc = enter(&l, fn, CUDA_ERROR_UNKNOWN, 1);
+    if (!rc && !value)
+        rc = CUDA_ERROR_INVALID_VALUE;
+    if (!rc) {
+        pthread_mutex_lock(&g.lock);
+        rc = pool_ok(pool) ? pool_attr(pool, attr, value, set, &v) : CUDA_ERROR_INVALID_VALUE;
+        pthread_mutex_unlock(&g.lock);
+    }
+    put_p(&l, "pool", (uintptr_t)pool);
+    put_i(&l, "attr", attr);
+    put_u(&l, "value", v);
+    return leave(&l, rc);
+}
+
+EXPORT CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value)
+{
+    return pool_attribute("cuMemPoolGetAttribute", pool, attr, value, 0);
+}
+
+EXPORT CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value)
+{
+    return pool_attribute("cuMemPoolSetAttribute", pool, attr, value, 1);
+}
+
 /* ---- managed and pinned host memory ---- */
 
 EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags)
@@ -1150,7 +1555,7 @@ EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned i
     if (!rc && (!dptr || (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST)))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (!rc)
-        rc = new_block(K_MANAGED, bytesize, 0, 0, &b);
+        rc = new_block(K_MANAGED, bytesize, 0, 0, NULL, &b);
     if (!rc)
         *dptr = b.base;
     put_u(&l, "size", bytesize);
@@ -1172,7 +1577,7 @@ static CUresult host_alloc(const char *fn, void **pp, size_t size, unsigned flag
     if (!rc && (!pp || (flags & ~known)))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (!rc)
-        rc = new_block(K_PINNED, size, 0, 0, &b);
+        rc = new_block(K_PINNED, size, 0, 0, NULL, &b);
     if (!rc)
         *pp = (void *)b.base;
     put_u(&l, "size", size);
@@ -1322,7 +1727,7 @@ EXPORT CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advic
     return advise("cuMemAdvise", devPtr, count, advice, loc);
 }
 
-/* ---- virtual memory management: physical handles only ---- */
+/* ---- virtual memory management ---- */
 
 EXPORT CUresult cuMemGetAllocationGranularity(size_t *granularity_, const CUmemAllocationProp *prop,
                                               CUmemAllocationGranularity_flags option)
@@ -1338,6 +1743,8 @@ EXPORT CUresult cuMemGetAllocationGranularity(size_t *granularity_, const CUmemA
     return leave(&l, rc);
 }
 
+/* Host memory (CUDA 12.2 on) is never charged to a device; HOST_NUMA_CURRENT is refused, as
+ * documented for cuMemCreate. */
 EXPORT CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
                             const CUmemAllocationProp *prop, unsigned long long flags)
 {
@@ -1347,12 +1754,15 @@ EXPORT CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
     if (!rc && (!handle || !prop || flags || !size || size % granularity ||
                 prop->type != CU_MEM_ALLOCATION_TYPE_PINNED))
         rc = CUDA_ERROR_INVALID_VALUE;
-    if (!rc && prop->location.type != CU_MEM_LOCATION_TYPE_DEVICE)
-        rc = CUDA_ERROR_NOT_SUPPORTED;
-    if (!rc)
+    CUmemLocationType type = rc ? CU_MEM_LOCATION_TYPE_INVALID : prop->location.type;
+    if (type == CU_MEM_LOCATION_TYPE_DEVICE)
         rc = device_ok(prop->location.id);
+    else if (!rc && !(type == CU_MEM_LOCATION_TYPE_HOST && !prop->requestedHandleTypes) &&
+             !(type == CU_MEM_LOCATION_TYPE_HOST_NUMA && prop->location.id >= 0))
+        rc = CUDA_ERROR_INVALID_VALUE;
     if (!rc)
-        rc = new_block(K_HANDLE, size, prop->location.id, 0, &b);
+        rc = new_block(K_HANDLE, size, type == CU_MEM_LOCATION_TYPE_DEVICE ? prop->location.id : -1,
+                       0, NULL, &b);
     if (!rc)
         *handle = b.base;
     put_u(&l, "size", size);
@@ -1363,16 +1773,225 @@ EXPORT CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
     return leave(&l, rc);
 }
 
+/* As documented, a handle still mapped is gone at once (maps: its mappings), but its memory
+ * and its charge stay until its last mapping is unmapped. */
 EXPORT CUresult cuMemRelease(CUmemGenericAllocationHandle handle)
 {
     struct line l;
     struct block b = {.dev = -1};
     CUresult rc = enter(&l, "cuMemRelease", CUDA_ERROR_UNKNOWN, 1);
-    if (!rc)
-        rc = free_block(handle, K_HANDLE, CUDA_ERROR_INVALID_VALUE, &b);
+    if (!rc) {
+        pthread_mutex_lock(&g.lock);
+        struct block *h = tab_find(handle, K_HANDLE);
+        if (h)
+            b = *h;
+        else
+            rc = CUDA_ERROR_INVALID_VALUE;
+        if (h && h->maps)
+            h->kind = K_RELEASED;
+        else if (h)
+            drop(h);
+        pthread_mutex_unlock(&g.lock);
+    }
     put_p(&l, "handle", handle);
     put_u(&l, "size", b.size);
     put_i(&l, "dev", b.dev);
+    put_u(&l, "maps", b.maps);
+    return leave(&l, rc);
+}
+
+/* Reservations are aligned to the granularity at least, so that a mapping may start at one. */
+EXPORT CUresult cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment,
+                                    CUdeviceptr addr, unsigned long long flags)
+{
+    struct line l;
+    struct block b = {.kind = K_RESERVED, .dev = -1};
+    size_t page = (size_t)sysconf(_SC_PAGESIZE),
+           align = alignment > granularity ? alignment : granularity;
+    CUresult rc = enter(&l, "cuMemAddressReserve", CUDA_ERROR_UNKNOWN, 1);
+    if (!rc &&
+        (!ptr || !size || size % page || addr % page || flags || (alignment & (alignment - 1))))
+        rc = CUDA_ERROR_INVALID_VALUE;
+    if (!rc && size > SIZE_MAX - align)
+        rc = CUDA_ERROR_OUT_OF_MEMORY;
+    if (!rc) {
+        pthread_mutex_lock(&g.lock);
+        void *m = tab_reserve() ? MAP_FAILED
+                                : mmap((void *)addr, size + align, PROT_NONE,
+                                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED) {
+            rc = CUDA_ERROR_OUT_OF_MEMORY;
+        } else {
+            uintptr_t start = ((uintptr_t)m + align - 1) & ~(align - 1), end = start + size;
+            if (start > (uintptr_t)m)
+                munmap(m, start - (uintptr_t)m);
+            if ((uintptr_t)m + size + align > end)
+                munmap((void *)end, (uintptr_t)m + size + align - end);
+            b.base = start, b.size = b.mapped = size;
+            tab_put(&b);
+            *ptr = start;
+        }
+        pthread_mutex_unlock(&g.lock);
+    }
+    put_u(&l, "size", size);
+    put_u(&l, "alignment", alignment);
+    put_p(&l, "addr", addr);
+    put_u(&l, "flags", flags);
+    put_p(&l, "ptr", b.base);
+    return leave(&l, rc);
+}
+
+/* What [p, p + n) holds of mappings: the bytes of those inside it, whether one sticks out of
+ * it, whether one is device memory. */
+struct cover {
+    size_t inside;
+    int out, device;
+};
+
+static struct cover covered(uintptr_t p, size_t n)
+{
+    struct cover c = {0, n > UINTPTR_MAX - p, 0};
+    for (size_t i = 0; i < g.cap && !c.out; i++) {
+        const struct block *m = &g.tab[i];
+        if (!m->base || m->kind != K_MAPPING || m->base >= p + n || p >= m->base + m->size)
+            continue;
+        if (m->base < p || m->base + m->size > p + n)
+            c.out = 1;
+        else
+            c.inside += m->size;
+        c.device |= m->dev >= 0;
+    }
+    return c;
+}
+
+/* The whole reservation, with nothing mapped in it anymore (this fake's choice; the
+ * documentation does not say). */
+EXPORT CUresult cuMemAddressFree(CUdeviceptr ptr, size_t size)
+{
+    struct line l;
+    CUresult rc = enter(&l, "cuMemAddressFree", CUDA_ERROR_UNKNOWN, 1);
+    if (!rc) {
+        pthread_mutex_lock(&g.lock);
+        struct block *r = ptr ? tab_find(ptr, K_RESERVED) : NULL;
+        struct cover c = covered(ptr, size);
+        if (r && r->size == size && !c.inside && !c.out)
+            drop(r);
+        else
+            rc = CUDA_ERROR_INVALID_VALUE;
+        pthread_mutex_unlock(&g.lock);
+    }
+    put_p(&l, "ptr", ptr);
+    put_u(&l, "size", size);
+    return leave(&l, rc);
+}
+
+/* Into a part of one reservation that nothing is mapped in; offset must be 0, as the
+ * documentation says for now. */
+EXPORT CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset,
+                         CUmemGenericAllocationHandle handle, unsigned long long flags)
+{
+    struct line l;
+    CUresult rc = enter(&l, "cuMemMap", CUDA_ERROR_UNKNOWN, 1);
+    if (!rc && (flags || offset || !size || size % granularity || ptr % granularity))
+        rc = CUDA_ERROR_INVALID_VALUE;
+    if (!rc) {
+        pthread_mutex_lock(&g.lock);
+        if (tab_reserve()) /* first: the handle's entry may move */
+            rc = CUDA_ERROR_OUT_OF_MEMORY;
+        struct block *h = rc ? NULL : tab_find(handle, K_HANDLE);
+        struct cover c = covered(ptr, size);
+        if (!rc && (!h || size > h->size || !find(ptr, size, K_RESERVED) || c.inside || c.out))
+            rc = CUDA_ERROR_INVALID_VALUE;
+        else if (!rc && mmap((void *)ptr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+                             h->fd, 0) == MAP_FAILED)
+            rc = CUDA_ERROR_OUT_OF_MEMORY;
+        if (!rc) {
+            struct block m = {
+                .base = ptr, .size = size, .handle = handle, .kind = K_MAPPING, .dev = h->dev};
+            h->maps++;
+            tab_put(&m);
+        }
+        pthread_mutex_unlock(&g.lock);
+    }
+    put_p(&l, "ptr", ptr);
+    put_u(&l, "size", size);
+    put_u(&l, "offset", offset);
+    put_p(&l, "handle", handle);
+    put_u(&l, "flags", flags);
+    return leave(&l, rc);
+}
+
+static struct block *mapping_in(uintptr_t p, size_t n)
+{
+    for (size_t i = 0; i < g.cap; i++)
+        if (g.tab[i].base && g.tab[i].kind == K_MAPPING && g.tab[i].base - p < n)
+            return &g.tab[i];
+    return NULL;
+}
+
+/* Whole mappings only; their ranges are reserved again, and a released handle goes with its
+ * last mapping. */
+EXPORT CUresult cuMemUnmap(CUdeviceptr ptr, size_t size)
+{
+    struct line l;
+    CUresult rc = enter(&l, "cuMemUnmap", CUDA_ERROR_UNKNOWN, 1);
+    if (!rc) {
+        pthread_mutex_lock(&g.lock);
+        struct cover c = covered(ptr, size);
+        if (!size || c.out || c.inside != size)
+            rc = CUDA_ERROR_INVALID_VALUE;
+        for (struct block *m; !rc && (m = mapping_in(ptr, size));) {
+            uintptr_t handle = m->handle;
+            mmap((void *)m->base, m->size, PROT_NONE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+            drop(m);
+            struct block *h = tab_find(handle, K_HANDLE | K_RELEASED);
+            if (!--h->maps && h->kind == K_RELEASED)
+                drop(h);
+        }
+        pthread_mutex_unlock(&g.lock);
+    }
+    put_p(&l, "ptr", ptr);
+    put_u(&l, "size", size);
+    return leave(&l, rc);
+}
+
+/* Checked, then nothing to do: mapped memory is readable and writable from the host here.
+ * A host NUMA location may be given for host memory only. Logged: the first descriptor. */
+EXPORT CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc,
+                               size_t count)
+{
+    struct line l;
+    int host_numa = 0;
+    CUresult rc = enter(&l, "cuMemSetAccess", CUDA_ERROR_UNKNOWN, 1);
+    if (!rc && (!desc || !count || !size))
+        rc = CUDA_ERROR_INVALID_VALUE;
+    for (size_t i = 0; !rc && i < count; i++) {
+        const CUmemAccessDesc *d = &desc[i];
+        if (d->flags != CU_MEM_ACCESS_FLAGS_PROT_NONE &&
+            d->flags != CU_MEM_ACCESS_FLAGS_PROT_READ &&
+            d->flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
+            rc = CUDA_ERROR_INVALID_VALUE;
+        else if (d->location.type == CU_MEM_LOCATION_TYPE_DEVICE)
+            rc = device_ok(d->location.id);
+        else if (d->location.type == CU_MEM_LOCATION_TYPE_HOST_NUMA)
+            host_numa = 1;
+        else
+            rc = CUDA_ERROR_INVALID_VALUE;
+    }
+    if (!rc) {
+        pthread_mutex_lock(&g.lock);
+        struct cover c = covered(ptr, size);
+        if (c.out || c.inside != size || (host_numa && c.device))
+            rc = CUDA_ERROR_INVALID_VALUE;
+        pthread_mutex_unlock(&g.lock);
+    }
+    put_p(&l, "ptr", ptr);
+    put_u(&l, "size", size);
+    put_u(&l, "count", count);
+    put_i(&l, "loc_type", desc && count ? (long long)desc->location.type : -1);
+    put_i(&l, "loc_id", desc && count ? desc->location.id : -1);
+    put_i(&l, "flags", desc && count ? (long long)desc->flags : -1);
     return leave(&l, rc);
 }
 
@@ -1386,7 +2005,9 @@ static CUresult pointer_attribute(void *data, CUpointer_attribute attribute, CUd
         *(CUcontext *)data = b->ctx, *v = (uintptr_t)b->ctx;
         break;
     case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
-        *v = b->kind & (K_DEVICE | K_MANAGED) ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
+        *v = b->kind & (K_DEVICE | K_MANAGED) || (b->kind == K_MAPPING && b->dev >= 0)
+                 ? CU_MEMORYTYPE_DEVICE
+                 : CU_MEMORYTYPE_HOST;
         *(unsigned int *)data = (unsigned int)*v;
         break;
     case CU_POINTER_ATTRIBUTE_IS_MANAGED:
@@ -1406,6 +2027,9 @@ static CUresult pointer_attribute(void *data, CUpointer_attribute attribute, CUd
         break;
     case CU_POINTER_ATTRIBUTE_MAPPED:
         *(unsigned int *)data = (unsigned int)(*v = 1);
+        break;
+    case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
+        *(CUmemoryPool *)data = b->pool, *v = (uintptr_t)b->pool;
         break;
     default:
         return CUDA_ERROR_INVALID_VALUE;
@@ -1591,6 +2215,16 @@ static const struct proc {
     {"cuMemAllocAsync", 11020, 1, FN(cuMemAllocAsync_ptsz)},
     {"cuMemFreeAsync", 11020, 0, FN(cuMemFreeAsync)},
     {"cuMemFreeAsync", 11020, 1, FN(cuMemFreeAsync_ptsz)},
+    {"cuMemAllocFromPoolAsync", 11020, 0, FN(cuMemAllocFromPoolAsync)},
+    {"cuMemAllocFromPoolAsync", 11020, 1, FN(cuMemAllocFromPoolAsync_ptsz)},
+    {"cuDeviceGetDefaultMemPool", 11020, 0, FN(cuDeviceGetDefaultMemPool)},
+    {"cuDeviceGetMemPool", 11020, 0, FN(cuDeviceGetMemPool)},
+    {"cuDeviceSetMemPool", 11020, 0, FN(cuDeviceSetMemPool)},
+    {"cuMemPoolCreate", 11020, 0, FN(cuMemPoolCreate)},
+    {"cuMemPoolDestroy", 11020, 0, FN(cuMemPoolDestroy)},
+    {"cuMemPoolTrimTo", 11020, 0, FN(cuMemPoolTrimTo)},
+    {"cuMemPoolGetAttribute", 11020, 0, FN(cuMemPoolGetAttribute)},
+    {"cuMemPoolSetAttribute", 11020, 0, FN(cuMemPoolSetAttribute)},
     {"cuMemAllocManaged", 6000, 0, FN(cuMemAllocManaged)},
     {"cuMemHostAlloc", 2020, 0, FN(cuMemHostAlloc)},
     {"cuMemAllocHost", 3020, 0, FN(cuMemAllocHost_v2)},
@@ -1603,6 +2237,11 @@ static const struct proc {
     {"cuMemGetAllocationGranularity", 10020, 0, FN(cuMemGetAllocationGranularity)},
     {"cuMemCreate", 10020, 0, FN(cuMemCreate)},
     {"cuMemRelease", 10020, 0, FN(cuMemRelease)},
+    {"cuMemAddressReserve", 10020, 0, FN(cuMemAddressReserve)},
+    {"cuMemAddressFree", 10020, 0, FN(cuMemAddressFree)},
+    {"cuMemMap", 10020, 0, FN(cuMemMap)},
+    {"cuMemUnmap", 10020, 0, FN(cuMemUnmap)},
+    {"cuMemSetAccess", 10020, 0, FN(cuMemSetAccess)},
     {"cuPointerGetAttribute", 4000, 0, FN(cuPointerGetAttribute)},
     {"cuMemcpyHtoD", 3020, 0, FN(cuMemcpyHtoD_v2)},
     {"cuMemcpyHtoD", 7000, 1, FN(cuMemcpyHtoD_v2_ptds)},
