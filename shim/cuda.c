@@ -18,6 +18,7 @@
 #include "../policy/base/guard.h"
 #include "../policy/base/lib.h"
 #include "../policy/engine/cuda_path.h"
+#include "../policy/engine/cuda_vmm.h"
 #include "dlsym.h"
 #include "export.h"
 
@@ -30,6 +31,8 @@ PLACE_EXPORT CUresult cuGetProcAddress(const char *symbol, void **pfn, int versi
  * for that stream. */
 PLACE_EXPORT CUresult cuMemAllocAsync_ptsz(CUdeviceptr *dptr, size_t size, CUstream stream);
 PLACE_EXPORT CUresult cuMemFreeAsync_ptsz(CUdeviceptr dptr, CUstream stream);
+PLACE_EXPORT CUresult cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *dptr, size_t size,
+                                                   CUmemoryPool pool, CUstream stream);
 
 enum {
     E_ALLOC,
@@ -46,8 +49,13 @@ enum {
     E_REGISTER,
     E_UNREGISTER,
     E_INFO,
+    E_POOL_ALLOC,
+    E_POOL_ALLOC_PTSZ,
+    E_POOL_DESTROY,
     E_CREATE,
     E_RELEASE,
+    E_MAP,
+    E_UNMAP,
     E_GETPROC,
     E_GETPROC_V1,
     ENTRIES
@@ -86,8 +94,16 @@ static struct entry {
     [E_UNREGISTER] = {"cuMemHostUnregister", "cuMemHostUnregister", 4000, INT_MAX, ANY_STREAM,
                       cuMemHostUnregister},
     [E_INFO] = {"cuMemGetInfo", "cuMemGetInfo_v2", 3020, INT_MAX, ANY_STREAM, cuMemGetInfo_v2},
+    [E_POOL_ALLOC] = {"cuMemAllocFromPoolAsync", "cuMemAllocFromPoolAsync", 11020, INT_MAX,
+                      LEGACY, cuMemAllocFromPoolAsync},
+    [E_POOL_ALLOC_PTSZ] = {"cuMemAllocFromPoolAsync", "cuMemAllocFromPoolAsync_ptsz", 11020,
+                           INT_MAX, PER_THREAD, cuMemAllocFromPoolAsync_ptsz},
+    [E_POOL_DESTROY] = {"cuMemPoolDestroy", "cuMemPoolDestroy", 11020, INT_MAX, ANY_STREAM,
+                        cuMemPoolDestroy},
     [E_CREATE] = {"cuMemCreate", "cuMemCreate", 10020, INT_MAX, ANY_STREAM, cuMemCreate},
     [E_RELEASE] = {"cuMemRelease", "cuMemRelease", 10020, INT_MAX, ANY_STREAM, cuMemRelease},
+    [E_MAP] = {"cuMemMap", "cuMemMap", 10020, INT_MAX, ANY_STREAM, cuMemMap},
+    [E_UNMAP] = {"cuMemUnmap", "cuMemUnmap", 10020, INT_MAX, ANY_STREAM, cuMemUnmap},
     [E_GETPROC] = {"cuGetProcAddress", "cuGetProcAddress_v2", 12000, INT_MAX, ANY_STREAM,
                    cuGetProcAddress_v2},
     [E_GETPROC_V1] = {"cuGetProcAddress", "cuGetProcAddress", 11030, 12000, ANY_STREAM,
@@ -238,13 +254,54 @@ static CUresult counted(uint8_t was, CUresult rc)
     return rc;
 }
 
+/* A pool's block, counted on the pool's GPU, whose limit refuses it (the block is then
+ * handed back on its stream): no rule spills it, the pool is the program's choice. */
+static CUresult from_pool(int e, CUdeviceptr *dptr, size_t size, CUmemoryPool pool,
+                          CUstream stream)
+{
+    CUresult (*fn)(CUdeviceptr *, size_t, CUmemoryPool, CUstream) = next(e);
+    uint8_t was = place_guard_enter();
+    CUresult rc = fn ? fn(dptr, size, pool, stream) : CUDA_ERROR_NOT_INITIALIZED;
+    if (rc == CUDA_ERROR_OUT_OF_MEMORY && place_cuda_trim(-1, pool))
+        rc = fn(dptr, size, pool, stream);
+    if (rc == CUDA_SUCCESS && !place_cuda_pool_block(pool, *dptr, size)) {
+        CUresult (*free)(CUdeviceptr, CUstream) =
+            next(e == E_POOL_ALLOC ? E_FREE_ASYNC : E_FREE_ASYNC_PTSZ);
+        free(*dptr, stream);
+        rc = CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    return counted(was, rc);
+}
+
+PLACE_EXPORT CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t size, CUmemoryPool pool,
+                                              CUstream stream)
+{
+    return from_pool(E_POOL_ALLOC, dptr, size, pool, stream);
+}
+
+PLACE_EXPORT CUresult cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *dptr, size_t size,
+                                                   CUmemoryPool pool, CUstream stream)
+{
+    return from_pool(E_POOL_ALLOC_PTSZ, dptr, size, pool, stream);
+}
+
+PLACE_EXPORT CUresult cuMemPoolDestroy(CUmemoryPool pool)
+{
+    CUresult (*fn)(CUmemoryPool) = next(E_POOL_DESTROY);
+    uint8_t was = place_guard_enter();
+    CUresult rc = fn ? fn(pool) : CUDA_ERROR_NOT_INITIALIZED;
+    if (rc == CUDA_SUCCESS)
+        place_cuda_pool_destroyed(pool);
+    return counted(was, rc);
+}
+
 PLACE_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t size, unsigned flags)
 {
     CUresult (*fn)(CUdeviceptr *, size_t, unsigned) = next(E_MANAGED);
     uint8_t was = place_guard_enter();
     CUresult rc = fn ? fn(dptr, size, flags) : CUDA_ERROR_NOT_INITIALIZED;
     if (rc == CUDA_SUCCESS)
-        place_cuda_charge(PLACE_MANAGED, *dptr, size);
+        place_cuda_charge(PLACE_BLOCKS_CUDA, PLACE_MANAGED, -1, *dptr, size, 0);
     return counted(was, rc);
 }
 
@@ -252,7 +309,7 @@ PLACE_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t size, unsigned
 static CUresult pinned(uint8_t was, CUresult rc, const void *p, size_t size)
 {
     if (rc == CUDA_SUCCESS)
-        place_cuda_charge(PLACE_PINNED, (uintptr_t)p, size);
+        place_cuda_charge(PLACE_BLOCKS_CUDA, PLACE_PINNED, -1, (uintptr_t)p, size, 0);
     return counted(was, rc);
 }
 
@@ -286,7 +343,7 @@ static CUresult unpin(int e, void *p)
     uint8_t was = place_guard_enter();
     CUresult rc = fn ? fn(p) : CUDA_ERROR_NOT_INITIALIZED;
     if (rc == CUDA_SUCCESS)
-        place_cuda_discharge((uintptr_t)p, false);
+        place_cuda_discharge((uintptr_t)p);
     return counted(was, rc);
 }
 
@@ -305,14 +362,15 @@ PLACE_EXPORT CUresult cuMemGetInfo_v2(size_t *free, size_t *total)
     CUresult (*fn)(size_t *, size_t *) = next(E_INFO);
     uint8_t was = place_guard_enter();
     CUresult rc = fn ? fn(free, total) : CUDA_ERROR_NOT_INITIALIZED;
-    if (rc == CUDA_SUCCESS)
-        place_cuda_meminfo(free, total);
+    uint64_t f, t;
+    if (rc == CUDA_SUCCESS && (f = *free, t = *total, place_cuda_fit(-1, &t, &f)))
+        *free = f, *total = t;
     return counted(was, rc);
 }
 
 /* Virtual-memory allocations (PyTorch's expandable segments, NVSHMEM's symmetric heap):
- * counted in their GPU's tier, whose limit refuses them as the GPU would: they have no
- * other place to go. The caller says whose heap a block is. */
+ * counted where they lie (engine/cuda_vmm.h); a GPU's limit refuses them as the GPU would,
+ * they have no other place to go. The caller says whose heap a block is. */
 PLACE_EXPORT CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
                                   const CUmemAllocationProp *prop, unsigned long long flags)
 {
@@ -321,9 +379,11 @@ PLACE_EXPORT CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t s
     CUresult (*release)(CUmemGenericAllocationHandle) = next(E_RELEASE);
     uint8_t was = place_guard_enter();
     CUresult rc = fn ? fn(handle, size, prop, flags) : CUDA_ERROR_NOT_INITIALIZED;
-    if (rc == CUDA_SUCCESS && prop->location.type == CU_MEM_LOCATION_TYPE_DEVICE &&
-        !place_cuda_create(prop->location.id, *handle, size,
-                           (uintptr_t)__builtin_return_address(0))) {
+    if (rc == CUDA_ERROR_OUT_OF_MEMORY && prop->location.type == CU_MEM_LOCATION_TYPE_DEVICE &&
+        place_cuda_trim(prop->location.id, NULL))
+        rc = fn(handle, size, prop, flags);
+    if (rc == CUDA_SUCCESS &&
+        !place_vmm_create(prop, *handle, size, (uintptr_t)__builtin_return_address(0))) {
         release(*handle);
         rc = CUDA_ERROR_OUT_OF_MEMORY;
     }
@@ -336,7 +396,29 @@ PLACE_EXPORT CUresult cuMemRelease(CUmemGenericAllocationHandle handle)
     uint8_t was = place_guard_enter();
     CUresult rc = fn ? fn(handle) : CUDA_ERROR_NOT_INITIALIZED;
     if (rc == CUDA_SUCCESS)
-        place_cuda_discharge(handle, true);
+        place_vmm_release(handle);
+    return counted(was, rc);
+}
+
+PLACE_EXPORT CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset,
+                               CUmemGenericAllocationHandle handle, unsigned long long flags)
+{
+    CUresult (*fn)(CUdeviceptr, size_t, size_t, CUmemGenericAllocationHandle,
+                   unsigned long long) = next(E_MAP);
+    uint8_t was = place_guard_enter();
+    CUresult rc = fn ? fn(ptr, size, offset, handle, flags) : CUDA_ERROR_NOT_INITIALIZED;
+    if (rc == CUDA_SUCCESS)
+        place_vmm_map(ptr, size, handle);
+    return counted(was, rc);
+}
+
+PLACE_EXPORT CUresult cuMemUnmap(CUdeviceptr ptr, size_t size)
+{
+    CUresult (*fn)(CUdeviceptr, size_t) = next(E_UNMAP);
+    uint8_t was = place_guard_enter();
+    CUresult rc = fn ? fn(ptr, size) : CUDA_ERROR_NOT_INITIALIZED;
+    if (rc == CUDA_SUCCESS)
+        place_vmm_unmap(ptr, size);
     return counted(was, rc);
 }
 

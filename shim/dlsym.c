@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "../policy/base/lib.h"
 #include "export.h"
@@ -11,9 +12,13 @@ __attribute__((visibility("hidden"), used)) void *place_dlsym_override(void *han
                                                                        const char *name)
 {
     place_glibc_dlsym_fn(); /* the trampoline jumps to it */
-    if (!name || name[0] != 'c' || name[1] != 'u')
+    if (!name)
         return NULL;
-    return place_cu_dlsym(handle, name);
+    if (name[0] == 'c' && name[1] == 'u')
+        return place_cu_dlsym(handle, name);
+    if (name[0] == 'n' && strncmp(name, "nvml", 4) == 0)
+        return place_nvml_dlsym(handle, name);
+    return NULL;
 }
 
 /* glibc's dlsym finds the caller by its own return address (RTLD_NEXT searches after

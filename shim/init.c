@@ -42,6 +42,7 @@
 #include "../policy/engine/shmem_path.h"
 #ifdef PLACE_HAVE_CUDA
 #include "../policy/engine/cuda_path.h"
+#include "../policy/tiers/mempools.h"
 #endif
 
 extern char **environ;
@@ -223,6 +224,7 @@ __attribute__((constructor)) static void place_init(void)
 #ifdef PLACE_HAVE_CUDA
     place_modules_heaps(place_config.heaps);
     place_cuda_on = reporting || placing;
+    place_mempools_trimming = placing;
 #endif
     place_shmem_on = reporting || placing;
     place_threads_start(reporting, placing);

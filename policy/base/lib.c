@@ -1,6 +1,7 @@
 #include "lib.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <stdio.h>
 
 #include "guard.h"
@@ -140,4 +141,18 @@ void *place_lib_sym(struct place_lib *l, const char *name)
     }
     void *h = atomic_load_explicit(&l->handle, memory_order_acquire);
     return h ? place_real_dlsym(h, name) : NULL;
+}
+
+bool place_lib_owns(const char *file, const void *fn)
+{
+    Dl_info info;
+    struct link_map *map = NULL;
+    if (!dladdr1(fn, &info, (void **)&map, RTLD_DL_LINKMAP) || !map)
+        return false;
+    void *h = dlopen(file, RTLD_LAZY | RTLD_NOLOAD);
+    if (!h)
+        return false;
+    dlclose(h);
+    /* glibc's handle is the library's link map */
+    return (void *)map == h;
 }

@@ -56,6 +56,9 @@ void place_libs_explain(void);
 /* A symbol of l by its exact name (l loaded first), or NULL. */
 void *place_lib_sym(struct place_lib *l, const char *name);
 
+/* Whether fn is a function of the loaded library of that soname ("libcuda.so.1"). */
+bool place_lib_owns(const char *file, const void *fn);
+
 /* glibc's dlsym. For RTLD_NEXT, "next" is next after libplace. */
 void *place_real_dlsym(void *handle, const char *name);
 

@@ -11,9 +11,12 @@
 struct entry {
     struct place_block b;
     UT_hash_handle hh;
+    struct entry *handle; /* a mapping: its handle's block */
+    unsigned mappings;    /* a handle's block: the mappings that hold it */
+    bool released;        /* a handle's block: out of the handle map, held by its mappings */
 };
 
-static struct entry *maps[PLACE_BLOCKS_SHMEM + 1];
+static struct entry *maps[PLACE_BLOCK_MAPS];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 void place_blocks_put(enum place_block_map m, const struct place_block *b)
@@ -26,7 +29,10 @@ void place_blocks_put(enum place_block_map m, const struct place_block *b)
         HASH_FIND(hh, maps[m], &b->key, sizeof b->key, old);
         if (old) { /* an address reused whose free libplace did not see */
             HASH_DEL(maps[m], old);
-            place_libc_free(old);
+            if (old->mappings) /* a handle's block its mappings still hold */
+                old->released = true;
+            else
+                place_libc_free(old);
         }
         HASH_ADD(hh, maps[m], b.key, sizeof e->b.key, e);
         place_unlock(&lock, PLACE_RANK_BLOCKS);
@@ -59,6 +65,70 @@ bool place_blocks_take(enum place_block_map m, uint64_t key, struct place_block 
 bool place_blocks_find(enum place_block_map m, uint64_t key, struct place_block *b)
 {
     return lookup(m, key, b, false);
+}
+
+bool place_blocks_map(uint64_t h, uint64_t va, size_t size)
+{
+    struct entry *e = place_libc_malloc(sizeof *e), *handle, *old;
+    if (!e)
+        return false;
+    *e = (struct entry){.b = {.key = va, .usable = size}};
+    place_lock(&lock, PLACE_RANK_BLOCKS);
+    HASH_FIND(hh, maps[PLACE_BLOCKS_CUDA_HANDLES], &h, sizeof h, handle);
+    HASH_FIND(hh, maps[PLACE_BLOCKS_CUDA_MAPS], &va, sizeof va, old);
+    /* an address mapped twice is the driver's to refuse: the first mapping stands */
+    bool mapped = handle && !old;
+    if (mapped) {
+        e->handle = handle;
+        handle->mappings++;
+        HASH_ADD(hh, maps[PLACE_BLOCKS_CUDA_MAPS], b.key, sizeof e->b.key, e);
+    }
+    place_unlock(&lock, PLACE_RANK_BLOCKS);
+    if (!mapped)
+        place_libc_free(e);
+    return mapped;
+}
+
+bool place_blocks_release(uint64_t h, struct place_block *gone)
+{
+    struct entry *e;
+    place_lock(&lock, PLACE_RANK_BLOCKS);
+    HASH_FIND(hh, maps[PLACE_BLOCKS_CUDA_HANDLES], &h, sizeof h, e);
+    if (e) {
+        HASH_DEL(maps[PLACE_BLOCKS_CUDA_HANDLES], e);
+        e->released = true;
+        *gone = e->b;
+    }
+    bool freed = e && !e->mappings;
+    place_unlock(&lock, PLACE_RANK_BLOCKS);
+    if (freed)
+        place_libc_free(e);
+    return freed;
+}
+
+bool place_blocks_unmap(uint64_t va, uint64_t end, uint64_t *next, struct place_block *gone)
+{
+    struct entry *e, *it, *safe, *handle = NULL;
+    place_lock(&lock, PLACE_RANK_BLOCKS);
+    HASH_FIND(hh, maps[PLACE_BLOCKS_CUDA_MAPS], &va, sizeof va, e);
+    if (!e) /* a gap in the range: the next mapping inside it, if any */
+        HASH_ITER(hh, maps[PLACE_BLOCKS_CUDA_MAPS], it, safe)
+            if (it->b.key > va && it->b.key < end && (!e || it->b.key < e->b.key))
+                e = it;
+    *next = e ? e->b.key + e->b.usable : end;
+    if (e) {
+        HASH_DEL(maps[PLACE_BLOCKS_CUDA_MAPS], e);
+        handle = e->handle;
+        handle->mappings--;
+    }
+    bool freed = handle && handle->released && !handle->mappings;
+    if (freed)
+        *gone = handle->b;
+    place_unlock(&lock, PLACE_RANK_BLOCKS);
+    place_libc_free(e);
+    if (freed)
+        place_libc_free(handle);
+    return freed;
 }
 
 void place_blocks_prefork(void)

@@ -11,6 +11,8 @@
 #include "../stats/sites.h"
 #include "../stats/threads.h"
 #include "../tiers/driver.h"
+#include "../tiers/mempools.h"
+#include "../tiers/nvml.h"
 #include "blocks.h"
 #include "chain.h"
 #include "place.h"
@@ -130,12 +132,10 @@ static struct place_tier *tier_of(enum place_kind kind, int dev)
     return NULL;
 }
 
-/* Counts size bytes under key in the tier of kind (dev: the GPU), and in that tier's
- * heap of their owner when the code at ra (0: none to look for) lies in a library that
- * keeps one. */
-static bool charge(enum place_kind kind, int dev, uint64_t key, size_t size, bool handle,
-                   uintptr_t ra)
+/* place_cuda_charge's count, into *b (tier NULL: no tier counts it). */
+static bool count(enum place_kind kind, int dev, size_t size, uintptr_t ra, struct place_block *b)
 {
+    *b = (struct place_block){.usable = size};
     struct place_tier *t = !place_cuda_on || place_cuda_start() ? NULL : tier_of(kind, dev);
     if (!t)
         return true;
@@ -145,55 +145,103 @@ static bool charge(enum place_kind kind, int dev, uint64_t key, size_t size, boo
         place_stats_count(t->stats, PLACE_EV_FAILURES, 1);
         return false;
     }
+    b->tier = t;
     /* only the report tells heaps apart: without one, no symbol table is read */
     char owner[PLACE_HEAP_OWNER_MAX];
-    uint8_t heap = ra && place_counting && place_modules_heap_owner(ra, owner, sizeof owner)
-                       ? (uint8_t)(1 + place_heap_made(t->index, owner, (int64_t)size))
-                       : 0;
-    place_blocks_put(handle ? PLACE_BLOCKS_CUDA_HANDLES : PLACE_BLOCKS_CUDA,
-                        &(struct place_block){.key = key, .tier = t, .usable = size,
-                                                 .heap = heap});
+    if (ra && place_counting && place_modules_heap_owner(ra, owner, sizeof owner))
+        b->heap = (uint8_t)(1 + place_heap_made(t->index, owner, (int64_t)size));
     return true;
 }
 
-void place_cuda_charge(enum place_kind kind, uint64_t key, size_t size)
+void place_cuda_uncount(const struct place_block *b)
 {
-    charge(kind, -1, key, size, false, 0);
+    if (!b->tier)
+        return;
+    if (b->heap)
+        place_heap_released(b->tier->index, b->heap - 1u, (int64_t)b->usable);
+    place_tier_uncharge(b->tier, b->usable);
 }
 
-bool place_cuda_create(int dev, CUmemGenericAllocationHandle h, size_t size, uintptr_t ra)
-{
-    return charge(PLACE_DEVICE, dev, h, size, true, ra);
-}
-
-bool place_cuda_discharge(uint64_t key, bool handle)
+bool place_cuda_charge(enum place_block_map m, enum place_kind kind, int dev, uint64_t key,
+                       size_t size, uintptr_t ra)
 {
     struct place_block b;
-    if (!place_blocks_take(handle ? PLACE_BLOCKS_CUDA_HANDLES : PLACE_BLOCKS_CUDA, key, &b))
+    if (!count(kind, dev, size, ra, &b))
         return false;
-    if (b.heap)
-        place_heap_released(b.tier->index, b.heap - 1u, (int64_t)b.usable);
-    place_tier_uncharge(b.tier, b.usable);
+    b.key = key;
+    if (b.tier)
+        place_blocks_put(m, &b);
     return true;
 }
 
-void place_cuda_meminfo(size_t *free, size_t *total)
+bool place_cuda_discharge(uint64_t key)
 {
-    struct place_tier *t =
-        !place_cuda_on || place_cuda_start() ? NULL : place_cuda_device_tier(place_ctx_device());
+    struct place_block b;
+    if (!place_blocks_take(PLACE_BLOCKS_CUDA, key, &b))
+        return false;
+    place_cuda_uncount(&b);
+    return true;
+}
+
+bool place_cuda_fit(int dev, uint64_t *total, uint64_t *free)
+{
+    struct place_tier *t = !place_cuda_on || place_cuda_start()
+                               ? NULL
+                               : place_cuda_device_tier(dev < 0 ? place_ctx_device() : dev);
     if (!t || !t->limit)
-        return;
+        return false;
     int64_t used = place_stats_bytes(t->stats);
     if (t->limit < *total)
         *total = t->limit;
     /* free plus what the program holds never exceeds total (PyTorch checks this) */
-    size_t room = used < 0 ? *total : (uint64_t)used >= *total ? 0 : *total - (size_t)used;
+    uint64_t room = used < 0 ? *total : (uint64_t)used >= *total ? 0 : *total - (uint64_t)used;
     if (room < *free)
         *free = room;
+    return true;
 }
 
 struct place_tier *place_cuda_whose(const void *p)
 {
     struct place_block b;
     return place_blocks_find(PLACE_BLOCKS_CUDA, (uintptr_t)p, &b) ? b.tier : NULL;
+}
+
+bool place_cuda_pool_block(CUmemoryPool pool, CUdeviceptr d, size_t size)
+{
+    if (!place_cuda_on || place_cuda_start())
+        return true;
+    return place_cuda_charge(PLACE_BLOCKS_CUDA, PLACE_DEVICE, place_mempool_device(pool, d), d,
+                             size, 0);
+}
+
+bool place_cuda_trim(int dev, CUmemoryPool pool)
+{
+    if (!place_cuda_on || place_cuda_start())
+        return false;
+    if (dev < 0 && pool)
+        dev = place_mempool_device(pool, 0);
+    return place_mempools_trim(dev < 0 ? place_ctx_device() : dev);
+}
+
+void place_cuda_pool_destroyed(CUmemoryPool pool)
+{
+    place_mempool_destroyed(pool);
+}
+
+void *place_cuda_nvml_sym(const char *name)
+{
+    return place_nvml_sym(name);
+}
+
+bool place_cuda_nvml_owns(const void *fn)
+{
+    return place_nvml_owns(fn);
+}
+
+bool place_cuda_nvml_fit(nvmlDevice_t device, uint64_t *total, uint64_t *free)
+{
+    if (!place_cuda_on || !place_driver_running() || place_cuda_start())
+        return false;
+    int dev = place_nvml_cuda_device(device);
+    return dev >= 0 && place_cuda_fit(dev, total, free);
 }

@@ -3,13 +3,16 @@
  * No pool: each block is the driver's answer to the call the program made (the same
  * variant, stream and pitch), so the device tier adds a limit and a count, and
  * frameworks that cache device memory themselves keep doing so: the direct allocator
- * (tiers/direct.c) over this source. A block counts its size in whole 512-byte units. */
+ * (tiers/direct.c) over this source. A block counts its size in whole 512-byte units.
+ * When the driver says the GPU is full, its stream-ordered pools are trimmed and the call
+ * made once more (tiers/mempools.h). */
 #include <stdio.h>
 
 #include "../../config/policy.h"
 #include "../base/fmt.h"
 #include "../base/out.h"
 #include "driver.h"
+#include "mempools.h"
 #include "tier.h"
 
 static int device_prepare(struct place_tier *t)
@@ -23,6 +26,14 @@ static int device_prepare(struct place_tier *t)
     return rc;
 }
 
+/* The program's own call when its context is this GPU's; a pushed context has none of its
+ * streams, so a plain allocation serves (and the pitch is computed as for the other
+ * tiers). */
+static CUresult call(bool pushed, struct place_cu_call *cu, CUdeviceptr *d, size_t size)
+{
+    return pushed ? place_cu.MemAlloc(d, size) : place_cu_call_alloc(cu, d, size);
+}
+
 /* The driver's blocks are aligned for any use; the request's alignment is malloc's. */
 static void *device_get(struct place_tier *t, size_t size, const struct place_request *r,
                         uintptr_t *device)
@@ -34,10 +45,9 @@ static void *device_get(struct place_tier *t, size_t size, const struct place_re
     CUdeviceptr d = 0;
     CUresult rc = place_ctx_enter(t->config->device, &c);
     if (rc == CUDA_SUCCESS) {
-        /* the program's own call when its context is this GPU's; a pushed context has
-         * none of its streams, so a plain allocation serves (and the pitch is computed
-         * as for the other tiers) */
-        rc = c.pushed ? place_cu.MemAlloc(&d, size) : place_cu_call_alloc(cu, &d, size);
+        rc = call(c.pushed, cu, &d, size);
+        if (rc == CUDA_ERROR_OUT_OF_MEMORY && place_mempools_trim(t->config->device))
+            rc = call(c.pushed, cu, &d, size);
         place_ctx_leave(&c);
     }
     if (rc != CUDA_SUCCESS && rc != CUDA_ERROR_OUT_OF_MEMORY) {

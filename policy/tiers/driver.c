@@ -1,7 +1,6 @@
 #include "driver.h"
 
 #include <dlfcn.h>
-#include <link.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,6 +33,12 @@ static const struct place_sym syms[] = {
     {(void **)&place_cu.MemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2"},
     {(void **)&place_cu.StreamSynchronize, "cuStreamSynchronize"},
     {(void **)&place_cu.GetErrorName, "cuGetErrorName"},
+    {(void **)&place_cu.PointerGetAttribute, "cuPointerGetAttribute"},
+    {(void **)&place_cu.DeviceGetUuid, "cuDeviceGetUuid_v2"},
+    {(void **)&place_cu.DeviceGetDefaultMemPool, "cuDeviceGetDefaultMemPool"},
+    {(void **)&place_cu.DeviceGetMemPool, "cuDeviceGetMemPool"},
+    {(void **)&place_cu.MemPoolGetAttribute, "cuMemPoolGetAttribute"},
+    {(void **)&place_cu.MemPoolTrimTo, "cuMemPoolTrimTo"},
 };
 
 /* libcuda.so.1, which the CUDA runtime itself dlopens: the handle serves the entry
@@ -59,16 +64,25 @@ void *place_driver_sym(const char *name)
 
 bool place_driver_owns(const void *fn)
 {
-    Dl_info info;
-    struct link_map *map = NULL;
-    if (!dladdr1(fn, &info, (void **)&map, RTLD_DL_LINKMAP) || !map)
-        return false;
-    void *h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    return place_lib_owns(libcuda.file, fn);
+}
+
+bool place_driver_running(void)
+{
+    static _Atomic bool running;
+    if (atomic_load(&running))
+        return true;
+    void *h = dlopen(libcuda.file, RTLD_LAZY | RTLD_NOLOAD);
     if (!h)
         return false;
+    CUresult (*count)(int *) = place_real_dlsym(h, "cuDeviceGetCount");
+    int n;
+    /* it answers CUDA_ERROR_NOT_INITIALIZED, and starts nothing, before cuInit */
+    bool yes = count && count(&n) == CUDA_SUCCESS;
     dlclose(h);
-    /* glibc's handle is the library's link map */
-    return (void *)map == h;
+    if (yes)
+        atomic_store(&running, true);
+    return yes;
 }
 
 /* "CUDA_ERROR_OUT_OF_MEMORY (2)" and the like, for messages. */

@@ -35,6 +35,12 @@ struct place_driver {
     CUresult (*MemHostGetDevicePointer)(CUdeviceptr *, void *, unsigned);
     CUresult (*StreamSynchronize)(CUstream);
     CUresult (*GetErrorName)(CUresult, const char **);
+    CUresult (*PointerGetAttribute)(void *, CUpointer_attribute, CUdeviceptr);
+    CUresult (*DeviceGetUuid)(CUuuid *, CUdevice);
+    CUresult (*DeviceGetDefaultMemPool)(CUmemoryPool *, CUdevice);
+    CUresult (*DeviceGetMemPool)(CUmemoryPool *, CUdevice);
+    CUresult (*MemPoolGetAttribute)(CUmemoryPool, CUmemPool_attribute, void *);
+    CUresult (*MemPoolTrimTo)(CUmemoryPool, size_t);
     int devices;      /* GPUs the driver reports */
     size_t total[64]; /* each GPU's memory, from the driver at start */
 };
@@ -89,6 +95,12 @@ void *place_driver_sym(const char *name);
 
 /* Whether fn is a function of the loaded driver (libcuda.so.1). */
 bool place_driver_owns(const void *fn);
+
+/* Whether the program has started the driver (cuInit): asked without starting it, which
+ * a query of another library (NVML's) must never do. A program that starts CUDA and then
+ * forks has children that cannot use it, and programs that fork workers ask NVML first
+ * for that reason (vLLM). */
+bool place_driver_running(void);
 
 /* Runs what follows with a context current on GPU dev (-1: any GPU). The calling
  * thread's own context serves when it is on that GPU; otherwise the GPU's primary

@@ -7,24 +7,7 @@
 # tests/gpu runs the same paths on a real one.
 
 load helpers
-
-FAKE=$BUILD/tests/fakecuda
-
-setup() {
-    [ -x "$FAKE/cuda_linked" ] || skip "built without cuda.h: no fake CUDA driver"
-    export LD_LIBRARY_PATH=$FAKE FAKECUDA_LOG=$BATS_TEST_TMPDIR/driver.log
-    export LIBPLACE_REPORT=$BATS_TEST_TMPDIR/report.json LIBPLACE_REPORT_FORMAT=json
-}
-
-# under the shim
-placed() {
-    LD_PRELOAD=$LIB "$@"
-}
-
-# How many calls of the driver's entry point $1 the log has (with $2 in the line, if given).
-calls() {
-    grep -c "^$1 .*${2:-}" "$FAKECUDA_LOG" || true
-}
+load fakecuda
 
 @test "device allocations past a device limit spill to managed memory, which the program uses alike" {
     export LIBPLACE_RULES='api=cuda size=1.. to=device0,managed' LIBPLACE_LIMIT_DEVICE0=4M
@@ -105,6 +88,11 @@ calls() {
     assert_line "cuMemGetInfo 13000 0 -> libplace.so cuMemGetInfo_v2"
     assert_line "cuMemHostRegister 13000 0 -> libplace.so cuMemHostRegister_v2"
     assert_line "cuMemCreate 13000 0 -> libplace.so cuMemCreate"
+    assert_line "cuMemMap 13000 0 -> libplace.so cuMemMap"
+    assert_line "cuMemUnmap 13000 0 -> libplace.so cuMemUnmap"
+    assert_line "cuMemAllocFromPoolAsync 13000 0 -> libplace.so cuMemAllocFromPoolAsync"
+    assert_line "cuMemAllocFromPoolAsync 13000 2 -> libplace.so cuMemAllocFromPoolAsync_ptsz"
+    assert_line "cuMemPoolDestroy 13000 0 -> libplace.so cuMemPoolDestroy"
     assert_line "via-self cuMemAlloc 13000 0 -> libplace.so cuMemAlloc_v2"
     # older versions' variants (32-bit sizes) and calls libplace does not wrap: the driver's
     assert_line "cuMemAlloc 3000 0 -> libcuda.so.1 cuMemAlloc"

@@ -6,6 +6,7 @@
  *                      pointer lies in, so a test sees whose function came back
  *   alloc COUNT SIZE   as cuda_linked alloc, through pointers for CUDA 13.0
  *   async COUNT SIZE   as cuda_linked async; odd blocks use the per-thread-stream pointers
+ *   pool COUNT SIZE    the same with cuMemAllocFromPoolAsync from the device's default pool
  *   info               cuMemGetInfo
  * The device is 0, or $CUDA_LOADER_DEVICE. Exit status as cuda_linked's. */
 #include <cuda.h>
@@ -34,6 +35,8 @@ static struct {
     CUresult (*cuMemAllocAsync_pt)(CUdeviceptr *, size_t, CUstream);
     CUresult (*cuMemFreeAsync_pt)(CUdeviceptr, CUstream);
     CUresult (*cuMemAllocFromPoolAsync)(CUdeviceptr *, size_t, CUmemoryPool, CUstream);
+    CUresult (*cuMemAllocFromPoolAsync_pt)(CUdeviceptr *, size_t, CUmemoryPool, CUstream);
+    CUresult (*cuDeviceGetDefaultMemPool)(CUmemoryPool *, CUdevice);
     CUresult (*cuStreamSynchronize)(CUstream);
     CUresult (*cuStreamSynchronize_pt)(CUstream);
     CUresult (*cuPointerGetAttribute)(void *, CUpointer_attribute, CUdeviceptr);
@@ -74,6 +77,7 @@ static void get_all(void)
     GET(cuMemAllocAsync);
     GET(cuMemFreeAsync);
     GET(cuMemAllocFromPoolAsync);
+    GET(cuDeviceGetDefaultMemPool);
     GET(cuStreamSynchronize);
     GET(cuPointerGetAttribute);
     GET(cuMemcpyHtoD);
@@ -82,6 +86,7 @@ static void get_all(void)
     *(void **)&drv.cuMemAllocAsync_pt = get("cuMemAllocAsync", pt);
     *(void **)&drv.cuMemFreeAsync_pt = get("cuMemFreeAsync", pt);
     *(void **)&drv.cuStreamSynchronize_pt = get("cuStreamSynchronize", pt);
+    *(void **)&drv.cuMemAllocFromPoolAsync_pt = get("cuMemAllocFromPoolAsync", pt);
 }
 
 /* The object a function lies in, and its symbol when the object exports one there. */
@@ -123,6 +128,10 @@ static void lookup(void *dlsymmed)
         {"cuMemGetInfo", 3000, 0},      {"cuMemAllocManaged", 13000, 0},
         {"cuMemHostAlloc", 13000, 0},   {"cuMemHostRegister", 13000, 0},
         {"cuMemCreate", 13000, 0},      {"cuMemRelease", 13000, 0},
+        {"cuMemMap", 13000, 0},         {"cuMemUnmap", 13000, 0},
+        {"cuMemAllocFromPoolAsync", 13000, 0},
+        {"cuMemAllocFromPoolAsync", 13000, pt},
+        {"cuMemPoolDestroy", 13000, 0},
         {"cuMemcpyHtoD", 13000, 0},     {"cuCtxGetCurrent", 13000, 0},
         {"cuNoSuchFunction", 13000, 0},
     };
@@ -152,10 +161,10 @@ static void lookup(void *dlsymmed)
 int main(int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : "";
-    int blocks_cmd = !strcmp(cmd, "alloc") || !strcmp(cmd, "async");
+    int blocks_cmd = !strcmp(cmd, "alloc") || !strcmp(cmd, "async") || !strcmp(cmd, "pool");
     int plain_cmd = !strcmp(cmd, "lookup") || !strcmp(cmd, "info");
     if (!(blocks_cmd || plain_cmd) || argc != (blocks_cmd ? 4 : 2)) {
-        fprintf(stderr, "usage: cuda_loader lookup | info | alloc|async COUNT SIZE\n");
+        fprintf(stderr, "usage: cuda_loader lookup | info | alloc|async|pool COUNT SIZE\n");
         return 64;
     }
     size_t count = blocks_cmd ? parse_size(argv[2]) : 0,
@@ -180,8 +189,12 @@ int main(int argc, char **argv)
     } else {
         get_all();
         CUdevice dev = setup("CUDA_LOADER_DEVICE");
-        if (blocks_cmd)
-            blocks(count, size, cmd[1] == 's' ? BY_ASYNC : BY_ALLOC, NULL);
+        CUmemoryPool pool = NULL;
+        CUresult rc = cmd[0] == 'p' ? drv.cuDeviceGetDefaultMemPool(&pool, dev) : CUDA_SUCCESS;
+        if (rc)
+            failed("default pool", ~0ul, rc, 2);
+        else if (blocks_cmd)
+            blocks(count, size, cmd[0] == 'p' ? BY_POOL : cmd[1] == 's' ? BY_ASYNC : BY_ALLOC, pool);
         else
             info();
         printf("done\n");

@@ -154,8 +154,9 @@ static void check_data(const char *what, unsigned long k, CUdeviceptr to, CUdevi
     free(buf);
 }
 
-/* How blocks() allocates: cuMemAlloc, cuMemAllocAsync (every other block on the per-thread
- * stream), or cuMemAllocFromPoolAsync; the stream-ordered ones are freed with cuMemFreeAsync. */
+/* How blocks() allocates: cuMemAlloc, cuMemAllocAsync or cuMemAllocFromPoolAsync (these two
+ * every other block on the per-thread stream), the stream-ordered ones freed with
+ * cuMemFreeAsync. */
 enum mode { BY_ALLOC, BY_ASYNC, BY_POOL };
 
 /* COUNT blocks, each checked, then all freed; the first failing allocation ends the run.
@@ -166,10 +167,12 @@ static void blocks(unsigned long count, size_t size, enum mode mode, CUmemoryPoo
     unsigned long n;
     info();
     for (n = 0; n < count; n++) {
-        CUresult rc = mode == BY_ALLOC  ? DRV(cuMemAlloc)(&p[n], size)
-                      : mode == BY_POOL ? DRV(cuMemAllocFromPoolAsync)(&p[n], size, pool, 0)
-                      : n % 2           ? DRV_PER_THREAD(cuMemAllocAsync)(&p[n], size, 0)
-                                        : DRV(cuMemAllocAsync)(&p[n], size, 0);
+        CUresult rc = mode == BY_ALLOC ? DRV(cuMemAlloc)(&p[n], size)
+                      : mode == BY_POOL
+                          ? n % 2 ? DRV_PER_THREAD(cuMemAllocFromPoolAsync)(&p[n], size, pool, 0)
+                                  : DRV(cuMemAllocFromPoolAsync)(&p[n], size, pool, 0)
+                      : n % 2 ? DRV_PER_THREAD(cuMemAllocAsync)(&p[n], size, 0)
+                              : DRV(cuMemAllocAsync)(&p[n], size, 0);
         if (rc) {
             failed("block", n, rc, 1);
             break;
