@@ -271,10 +271,9 @@ __attribute__((noinline)) static void *site_refused(unsigned c, size_t size, uin
                                                     enum place_call call, const uint64_t *cum,
                                                     unsigned frames)
 {
-    unsigned next = class_first[c] + 1u;
     int rule = site_takes(c, cum, frames) ? class_first[c]
-               : next < place_nrules
-                   ? match_from(PLACE_API_MALLOC, size, ra, next, cum, frames)
+               : !fast[c].last
+                   ? match_from(PLACE_API_MALLOC, size, ra, class_first[c] + 1u, cum, frames)
                    : -1;
     place_guard_leave(site_was());
     if (rule < 0 && !place_counting)

@@ -118,10 +118,15 @@ static struct place_tcache *own_cache(void)
  * against glibc's 1.8 MiB with every bin at its bound from the start). */
 enum { BIN_START = 2 };
 
-static void grow(struct place_bin *bin, unsigned bound)
+/* Lengthens b's bin of class c toward bound, never the bins every thread without its own
+ * shares: whether it grew. */
+static bool grow(struct place_bins *b, unsigned c, unsigned bound)
 {
-    if (bin->cap < bound)
-        bin->cap = 2 * bin->cap < bound ? 2 * bin->cap : bound;
+    struct place_bin *bin = &b->bin[c];
+    if (b == &no_bins || bin->cap >= bound)
+        return false;
+    bin->cap = 2 * bin->cap < bound ? 2 * bin->cap : bound;
+    return true;
 }
 
 /* The calling thread's bins for t, made at first use. */
@@ -146,8 +151,7 @@ void *place_cache_refill(struct place_tier *t, struct place_slabs *s, unsigned c
     struct place_bins *b = own_bins(t, s);
     struct place_bin *bin = &b->bin[c];
     size_t size = place_class_size[c];
-    if (b != &no_bins) /* a class this thread keeps asking for: a longer bin */
-        grow(bin, s->caps[c]);
+    grow(b, c, s->caps[c]); /* a class this thread keeps asking for: a longer bin */
     unsigned n = bin->cap / 2 + 1;
     *limited = false;
     /* the whole batch under the limit, else one block, else this thread's own cached
@@ -185,12 +189,9 @@ void place_cache_overflow(struct place_tier *t, struct place_slabs *s, unsigned 
     struct place_bins *b = own_bins(t, s);
     struct place_bin *bin = &b->bin[c];
     PLACE_ASSERT(bin->n <= bin->cap && place_slabs_class(s, p) == c);
-    if (b != &no_bins && bin->cap < s->caps[c]) {
-        /* a class this thread keeps freeing (blocks other threads allocated): longer */
-        grow(bin, s->caps[c]);
-        if (place_bin_push(b, c, p))
-            return;
-    }
+    /* a class this thread keeps freeing (blocks other threads allocated): longer */
+    if (grow(b, c, s->caps[c]) && place_bin_push(b, c, p))
+        return;
     unsigned half = bin->n - bin->n / 2;
     /* the oldest half goes: the newest are the likeliest still in the CPU's cache */
     give_back(t, s, c, bin->item, half);
