@@ -10,11 +10,18 @@ bool place_mempools_trimming;
 
 enum { MAX_POOLS = 256 };
 
-/* Pools by first use; a slot freed by a destroyed pool is taken again. */
+/* Pools by first use; a slot freed by a destroyed pool is taken again. A slot is claimed
+ * by its pool first and given its GPU after: until then (and for a slot being freed) its
+ * GPU reads -1, unknown, never another pool's. */
 static struct {
     _Atomic(CUmemoryPool) pool;
-    _Atomic int dev;
+    _Atomic int dev; /* + 1: a slot never written reads 0, unknown */
 } pools[MAX_POOLS];
+
+static int dev_of(int i)
+{
+    return atomic_load(&pools[i].dev) - 1;
+}
 
 static void remember(CUmemoryPool pool, int dev)
 {
@@ -22,11 +29,9 @@ static void remember(CUmemoryPool pool, int dev)
         CUmemoryPool none = NULL;
         if (atomic_load(&pools[i].pool) == pool)
             return;
-        /* the device is set before the pool: a reader that finds the pool finds its GPU */
-        if (!atomic_load(&pools[i].pool)) {
-            atomic_store(&pools[i].dev, dev);
-            if (atomic_compare_exchange_strong(&pools[i].pool, &none, pool))
-                return;
+        if (atomic_compare_exchange_strong(&pools[i].pool, &none, pool)) {
+            atomic_store(&pools[i].dev, dev + 1);
+            return;
         }
     }
     /* a full table: the pool's blocks are asked of the driver each time */
@@ -35,8 +40,8 @@ static void remember(CUmemoryPool pool, int dev)
 int place_mempool_device(CUmemoryPool pool, CUdeviceptr d)
 {
     for (int i = 0; i < MAX_POOLS; i++)
-        if (atomic_load(&pools[i].pool) == pool)
-            return atomic_load(&pools[i].dev);
+        if (atomic_load(&pools[i].pool) == pool && dev_of(i) >= 0)
+            return dev_of(i);
     int dev = -1;
     if (place_cu.PointerGetAttribute(&dev, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, d) !=
         CUDA_SUCCESS)
@@ -48,8 +53,10 @@ int place_mempool_device(CUmemoryPool pool, CUdeviceptr d)
 void place_mempool_destroyed(CUmemoryPool pool)
 {
     for (int i = 0; i < MAX_POOLS; i++) {
-        CUmemoryPool p = pool;
-        atomic_compare_exchange_strong(&pools[i].pool, &p, NULL);
+        if (atomic_load(&pools[i].pool) != pool)
+            continue;
+        atomic_store(&pools[i].dev, 0);
+        atomic_store(&pools[i].pool, NULL);
     }
 }
 
@@ -85,7 +92,7 @@ bool place_mempools_trim(int dev)
         back += trim(cur);
     for (int i = 0; i < MAX_POOLS; i++) {
         CUmemoryPool p = atomic_load(&pools[i].pool);
-        if (p && p != def && p != cur && atomic_load(&pools[i].dev) == dev)
+        if (p && p != def && p != cur && dev_of(i) == dev)
             back += trim(p);
     }
     struct place_tier *t = place_cuda_device_tier(dev);

@@ -1,8 +1,6 @@
 #include "nvml.h"
 
 #include <dlfcn.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdint.h>
 
 #include "../base/lib.h"
@@ -50,16 +48,10 @@ static bool parse_uuid(const char *s, unsigned char out[16])
     return n == 32 && !*s;
 }
 
-enum { KNOWN = 64 };
-
-/* NVML's handles are stable for the process: each one's CUDA device is found once, and
- * slots are filled in order, under a lock (a miss is rare), read without one. */
-static struct {
-    _Atomic(nvmlDevice_t) nvml;
-    _Atomic int cuda;
-} known[KNOWN];
-
-static int find(nvmlDevice_t device)
+/* Asked anew at each query, a UUID from NVML and one from the driver for each GPU: NVML's
+ * memory queries are a monitor's, seconds apart, and a cache would need a lock that a
+ * fork could catch held. */
+int place_nvml_cuda_device(nvmlDevice_t device)
 {
     nvmlReturn_t (*uuid_of)(nvmlDevice_t, char *, unsigned) = place_nvml_sym("nvmlDeviceGetUUID");
     char text[NVML_DEVICE_UUID_BUFFER_SIZE];
@@ -77,23 +69,3 @@ static int find(nvmlDevice_t device)
     return -1;
 }
 
-int place_nvml_cuda_device(nvmlDevice_t device)
-{
-    static pthread_mutex_t adding = PTHREAD_MUTEX_INITIALIZER;
-    int i = 0, d;
-    for (; i < KNOWN && atomic_load(&known[i].nvml); i++)
-        if (atomic_load(&known[i].nvml) == device)
-            return atomic_load(&known[i].cuda);
-    pthread_mutex_lock(&adding);
-    for (; i < KNOWN && atomic_load(&known[i].nvml) && atomic_load(&known[i].nvml) != device; i++)
-        ;
-    if (i < KNOWN && atomic_load(&known[i].nvml)) { /* another thread added it */
-        d = atomic_load(&known[i].cuda);
-    } else if (d = find(device), i < KNOWN) {
-        /* the device before the handle: a reader that finds the handle finds its device */
-        atomic_store(&known[i].cuda, d);
-        atomic_store(&known[i].nvml, device);
-    }
-    pthread_mutex_unlock(&adding);
-    return d;
-}
