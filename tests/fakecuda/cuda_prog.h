@@ -4,40 +4,8 @@
  * got from cuGetProcAddress. DRV_PER_THREAD(f) is f's per-thread-default-stream variant, which
  * `async` uses for every other block.
  *
- * Exit status: 0 everything worked, 1 an allocation failed, 2 a wrong result or a call that
- * must succeed failed, 3 the driver could not be set up, 64 usage. */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static int status;
-
-static void worst(int s)
-{
-    if (s > status)
-        status = s;
-}
-
-/* Bytes with an optional K, M or G (x1024). */
-static size_t parse_size(const char *s)
-{
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    switch (*end) {
-    case 'G':
-        v <<= 10; /* fall through */
-    case 'M':
-        v <<= 10; /* fall through */
-    case 'K':
-        v <<= 10;
-        end++;
-    }
-    if (end == s || *end || *s == '-') {
-        fprintf(stderr, "not a size: %s\n", s);
-        exit(64);
-    }
-    return (size_t)v;
-}
+ * The exit status, sizes and failures are prog.h's (included here). */
+#include "prog.h"
 
 /* Differs from block to block and from page to page, so a misplaced copy shows. */
 static unsigned char pattern(unsigned long block, size_t i)
@@ -57,21 +25,6 @@ static int same(const unsigned char *p, unsigned long block, size_t n)
         if (p[i] != pattern(block, i))
             return 0;
     return 1;
-}
-
-static const char *name_of(CUresult rc)
-{
-    const char *s = NULL;
-    return DRV(cuGetErrorName)(rc, &s) || !s ? "?" : s;
-}
-
-static void failed(const char *what, unsigned long block, CUresult rc, int code)
-{
-    printf("%s", what);
-    if (block != ~0ul)
-        printf(" %lu", block);
-    printf(" failed: %s (%d)\n", name_of(rc), (int)rc);
-    worst(code);
 }
 
 /* What the driver says an address is; pageable: the driver does not know it. */

@@ -77,24 +77,27 @@
  * - cuGetErrorString answers the codes this fake returns with the runtime's wording and
  *   any other valid code with its name.
  *
- * No malloc and no stdio inside: libplace may call the driver from within its malloc. */
+ * The parsing of the environment, the FAIL list's matching and the writing of log lines are
+ * fakelog.h's, shared with the fake NVML (fakenvml.c).
+ *
+ * No malloc and no stdio inside, nor in fakelog.h: libplace may call the driver from within
+ * its malloc. */
 /* cuda.h's mode for building the driver itself: every variant (v1, _v2, _ptsz, _ptds) is
  * declared under its own name, so each definition below is checked against its prototype. */
 #define __CUDA_API_VERSION_INTERNAL 1
 #include <cuda.h>
 
-#include <errno.h>
-#include <fcntl.h>
+#include "fakelog.h"
+
 #include <pthread.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #define EXPORT __attribute__((visibility("default")))
 
-enum { MAX_DEVICES = 8, MAX_POOLS = 32, CTX_STACK = 8, LINE_MAX_ = 512 };
+enum { MAX_DEVICES = 8, MAX_POOLS = 32, CTX_STACK = 8 };
 static const size_t granularity = 2u << 20;
 
 struct CUctx_st {
@@ -170,122 +173,17 @@ static __thread struct {
 
 /* ---- configuration ---- */
 
-static int parse_size(const char *s, size_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end == s || errno || *s == '-')
-        return -1;
-    const char *units = "KMGT";
-    const char *u = *end ? strchr(units, *end & ~0x20) : NULL;
-    if (*end && (!u || end[1]))
-        return -1;
-    for (int i = u ? (int)(u - units) + 1 : 0; i > 0; i--) {
-        if (v > (~0ull >> 10))
-            return -1;
-        v <<= 10;
-    }
-    *out = v;
-    return 0;
-}
-
 static void configure(void)
 {
-    const char *s = getenv("FAKECUDA_DEVICES");
-    size_t n = 1;
-    if (s && (parse_size(s, &n) || n > MAX_DEVICES))
-        g.bad_config = 1, n = 1;
-    g.ndev = (int)n;
-    g.total = 1u << 30;
-    if ((s = getenv("FAKECUDA_MEM")) && parse_size(s, &g.total))
-        g.bad_config = 1;
-    if ((s = getenv("FAKECUDA_FAIL")) && strlen(s) < sizeof g.fail)
-        strcpy(g.fail, s);
-    else if (s)
-        g.bad_config = 1;
-    if ((s = getenv("FAKECUDA_LOG")) && *s)
-        g.log_fd = open(s, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-}
-
-/* The base name of an entry point: cuMemcpyHtoD_v2_ptds -> cuMemcpyHtoD. */
-static size_t base_len(const char *name)
-{
-    const char *u = strchr(name, '_');
-    return u ? (size_t)(u - name) : strlen(name);
-}
-
-static int failing(const char *name)
-{
-    size_t base = base_len(name), full = strlen(name);
-    for (const char *p = g.fail; *p;) {
-        size_t n = strcspn(p, ",");
-        if (n && (n == full || n == base) && !strncmp(p, name, n))
-            return 1;
-        p += n + (p[n] == ',');
-    }
-    return 0;
-}
-
-/* ---- the log ---- */
-
-struct line {
-    int on;
     size_t n;
-    char buf[LINE_MAX_];
-};
-
-/* Appends s; with 'word', what would break a line's fields (blanks, controls) becomes '?'. */
-static void append(struct line *l, const char *s, int word)
-{
-    for (; l->on && *s && l->n < LINE_MAX_ - 1; s++)
-        l->buf[l->n++] = !word || (*s > ' ' && *s < 127) ? *s : '?';
+    g.bad_config |= env_size("FAKECUDA_DEVICES", 1, MAX_DEVICES, &n);
+    g.ndev = (int)n;
+    g.bad_config |= env_size("FAKECUDA_MEM", 1u << 30, SIZE_MAX, &g.total);
+    g.bad_config |= env_list("FAKECUDA_FAIL", g.fail, sizeof g.fail);
+    g.log_fd = log_open();
 }
 
-static void put(struct line *l, const char *s)
-{
-    append(l, s, 0);
-}
-
-static void put_num(struct line *l, const char *key, unsigned long long v, int hex, int neg)
-{
-    char digits[24], *p = digits + sizeof digits;
-    *--p = 0;
-    do
-        *--p = "0123456789abcdef"[v % (hex ? 16 : 10)];
-    while (v /= hex ? 16 : 10);
-    if (hex)
-        *--p = 'x', *--p = '0';
-    if (neg)
-        *--p = '-';
-    put(l, " ");
-    put(l, key);
-    put(l, "=");
-    put(l, p);
-}
-
-static void put_u(struct line *l, const char *key, unsigned long long v)
-{
-    put_num(l, key, v, 0, 0);
-}
-
-static void put_i(struct line *l, const char *key, long long v)
-{
-    put_num(l, key, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v, 0, v < 0);
-}
-
-static void put_p(struct line *l, const char *key, uintptr_t v)
-{
-    put_num(l, key, v, 1, 0);
-}
-
-static void put_s(struct line *l, const char *key, const char *s)
-{
-    put(l, " ");
-    put(l, key);
-    put(l, "=");
-    append(l, s ? s : "(null)", 1);
-}
+/* ---- the log (fakelog.h) ---- */
 
 static CUresult ready(void)
 {
@@ -298,22 +196,14 @@ static CUresult ready(void)
 static CUresult enter(struct line *l, const char *name, CUresult injected, int needs_init)
 {
     pthread_once(&once, configure);
-    l->on = g.log_fd >= 0;
-    l->n = 0;
-    put(l, name);
-    return failing(name) ? injected : needs_init ? ready() : CUDA_SUCCESS;
+    line_open(l, g.log_fd, name);
+    return listed(g.fail, name) ? injected : needs_init ? ready() : CUDA_SUCCESS;
 }
 
 static CUresult leave(struct line *l, CUresult rc)
 {
     put_i(l, "rc", rc);
-    if (l->on) {
-        l->buf[l->n++] = '\n';
-        ssize_t w;
-        do
-            w = write(g.log_fd, l->buf, l->n);
-        while (w < 0 && errno == EINTR);
-    }
+    line_write(l);
     return rc;
 }
 
@@ -2292,7 +2182,7 @@ static CUresult get_proc(const char *fn, const char *symbol, void **pfn, int ver
         rc = lookup(symbol, pfn, version, flags, &status);
     if (symbolStatus && rc != CUDA_ERROR_INVALID_VALUE && rc != CUDA_ERROR_UNKNOWN)
         *symbolStatus = status;
-    put_s(&l, "symbol", symbol);
+    put_s(&l, "symbol", symbol, SIZE_MAX);
     put_i(&l, "version", version);
     put_u(&l, "flags", flags);
     if (symbolStatus)

@@ -19,7 +19,7 @@
  * that is, the bytes of the fake driver's cuDeviceGetUuid as 8-4-4-4-12 lowercase hex
  * digits, DD the CUDA device's number.
  *
- * Environment (read at the first call; the FAKECUDA_ ones parsed as the fake driver does):
+ * Environment (read at the first call, with the fake driver's code, fakelog.h):
  *   FAKECUDA_DEVICES=N    devices (0..8, default 1); NVML index i is CUDA device N-1-i
  *   FAKECUDA_MEM=SIZE     each device's total memory: bytes, optional K/M/G/T (x1024), default 1G
  *   FAKENVML_RESERVED=SIZE
@@ -90,21 +90,23 @@
  *   the dlopen reference that pins the driver). A lookup that fails may allocate (dlerror's
  *   message); nothing else here does.
  *
- * No malloc and no stdio inside: libplace may call NVML from within its malloc. */
+ * The parsing of the environment, the FAIL list's matching and the writing of log lines are
+ * fakelog.h's, shared with the fake driver (fakecuda.c).
+ *
+ * No malloc and no stdio inside, nor in fakelog.h: libplace may call NVML from within its
+ * malloc. */
 #include "nvml_api.h"
 
+#include "fakelog.h"
+
 #include <dlfcn.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define EXPORT __attribute__((visibility("default")))
 
-enum { MAX_DEVICES = 8, LINE_MAX_ = 512, UUID_LEN = 40 };
+enum { MAX_DEVICES = 8, UUID_LEN = 40 };
 
 struct nvmlDevice_st {
     int index;
@@ -126,134 +128,20 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 /* ---- configuration ---- */
 
-/* As the fake driver parses sizes: decimal bytes, then at most one of K, M, G, T. */
-static int parse_size(const char *s, size_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end == s || errno || *s == '-')
-        return -1;
-    const char *units = "KMGT";
-    const char *u = *end ? strchr(units, *end & ~0x20) : NULL;
-    if (*end && (!u || end[1]))
-        return -1;
-    for (int i = u ? (int)(u - units) + 1 : 0; i > 0; i--) {
-        if (v > (~0ull >> 10))
-            return -1;
-        v <<= 10;
-    }
-    *out = v;
-    return 0;
-}
-
 static void configure(void)
 {
-    const char *s = getenv("FAKECUDA_DEVICES");
-    size_t n = 1;
-    if (s && (parse_size(s, &n) || n > MAX_DEVICES))
-        g.bad_config = 1, n = 1;
+    size_t n;
+    g.bad_config |= env_size("FAKECUDA_DEVICES", 1, MAX_DEVICES, &n);
     g.ndev = (int)n;
     for (int i = 0; i < MAX_DEVICES; i++)
         g.dev[i].index = i;
-    g.total = 1u << 30;
-    if ((s = getenv("FAKECUDA_MEM")) && parse_size(s, &g.total))
-        g.bad_config = 1;
-    if ((s = getenv("FAKENVML_RESERVED")) && parse_size(s, &g.reserved))
-        g.bad_config = 1;
-    if (g.reserved > g.total)
-        g.bad_config = 1, g.reserved = 0;
-    if ((s = getenv("FAKENVML_FAIL")) && strlen(s) < sizeof g.fail)
-        strcpy(g.fail, s);
-    else if (s)
-        g.bad_config = 1;
-    if ((s = getenv("FAKECUDA_LOG")) && *s)
-        g.log_fd = open(s, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    g.bad_config |= env_size("FAKECUDA_MEM", 1u << 30, SIZE_MAX, &g.total);
+    g.bad_config |= env_size("FAKENVML_RESERVED", 0, g.total, &g.reserved);
+    g.bad_config |= env_list("FAKENVML_FAIL", g.fail, sizeof g.fail);
+    g.log_fd = log_open();
 }
 
-/* The base name of an entry point: nvmlDeviceGetMemoryInfo_v2 -> nvmlDeviceGetMemoryInfo. */
-static size_t base_len(const char *name)
-{
-    const char *u = strchr(name, '_');
-    return u ? (size_t)(u - name) : strlen(name);
-}
-
-static int failing(const char *name)
-{
-    size_t base = base_len(name), full = strlen(name);
-    for (const char *p = g.fail; *p;) {
-        size_t n = strcspn(p, ",");
-        if (n && (n == full || n == base) && !strncmp(p, name, n))
-            return 1;
-        p += n + (p[n] == ',');
-    }
-    return 0;
-}
-
-/* ---- the log ---- */
-
-struct line {
-    int on;
-    size_t n;
-    char buf[LINE_MAX_];
-};
-
-/* Appends s; with 'word', what would break a line's fields (blanks, controls) becomes '?'. */
-static void append(struct line *l, const char *s, int word)
-{
-    for (; l->on && *s && l->n < LINE_MAX_ - 1; s++)
-        l->buf[l->n++] = !word || (*s > ' ' && *s < 127) ? *s : '?';
-}
-
-static void put(struct line *l, const char *s)
-{
-    append(l, s, 0);
-}
-
-static void put_i(struct line *l, const char *key, long long v)
-{
-    char digits[24], *p = digits + sizeof digits;
-    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-    *--p = 0;
-    do
-        *--p = (char)('0' + u % 10);
-    while (u /= 10);
-    if (v < 0)
-        *--p = '-';
-    put(l, " ");
-    put(l, key);
-    put(l, "=");
-    put(l, p);
-}
-
-static void put_u(struct line *l, const char *key, unsigned long long v)
-{
-    char digits[24], *p = digits + sizeof digits;
-    *--p = 0;
-    do
-        *--p = (char)('0' + v % 10);
-    while (v /= 10);
-    put(l, " ");
-    put(l, key);
-    put(l, "=");
-    put(l, p);
-}
-
-/* A string; at most 'max' bytes of it are read (it need not be terminated within them). */
-static void put_s(struct line *l, const char *key, const char *s, size_t max)
-{
-    char buf[128];
-    size_t n = 0;
-    if (!s)
-        s = "(null)", max = 6;
-    while (n < max && n < sizeof buf - 1 && s[n])
-        buf[n] = s[n], n++;
-    buf[n] = 0;
-    put(l, " ");
-    put(l, key);
-    put(l, "=");
-    append(l, buf, 1);
-}
+/* ---- the log (fakelog.h) ---- */
 
 static int refs(void)
 {
@@ -266,29 +154,16 @@ static int refs(void)
 static nvmlReturn_t enter(struct line *l, const char *name, int needs_init)
 {
     pthread_once(&once, configure);
-    l->on = g.log_fd >= 0;
-    l->n = 0;
-    put(l, name);
-    return failing(name)           ? NVML_ERROR_UNKNOWN
+    line_open(l, g.log_fd, name);
+    return listed(g.fail, name)    ? NVML_ERROR_UNKNOWN
            : needs_init && !refs() ? NVML_ERROR_UNINITIALIZED
                                    : NVML_SUCCESS;
-}
-
-static void finish(struct line *l)
-{
-    if (l->on) {
-        l->buf[l->n++] = '\n';
-        ssize_t w;
-        do
-            w = write(g.log_fd, l->buf, l->n);
-        while (w < 0 && errno == EINTR);
-    }
 }
 
 static nvmlReturn_t leave(struct line *l, nvmlReturn_t rc)
 {
     put_i(l, "rc", rc);
-    finish(l);
+    line_write(l);
     return rc;
 }
 
@@ -415,7 +290,7 @@ EXPORT const char *nvmlErrorString(nvmlReturn_t result)
     struct line l;
     enter(&l, "nvmlErrorString", 0);
     put_i(&l, "result", result);
-    finish(&l);
+    line_write(&l);
     switch (result) {
     case NVML_SUCCESS:
         return "Success";
@@ -486,8 +361,10 @@ EXPORT nvmlReturn_t nvmlDeviceGetHandleByUUID(const char *uuid, nvmlDevice_t *de
     return leave(&l, rc);
 }
 
-/* Opens the line of a call on a device: checks the handle, logs index and dev. */
-static nvmlReturn_t device_call(struct line *l, const char *name, nvmlDevice_t device, int *i)
+/* Opens the line of a call on a device: checks the handle, logs index and dev; then checks
+ * that the call's output, out, is not NULL. */
+static nvmlReturn_t device_call(struct line *l, const char *name, nvmlDevice_t device,
+                                const void *out, int *i)
 {
     nvmlReturn_t rc = enter(l, name, 1);
     *i = index_of(device);
@@ -495,6 +372,8 @@ static nvmlReturn_t device_call(struct line *l, const char *name, nvmlDevice_t d
         rc = NVML_ERROR_INVALID_ARGUMENT;
     put_i(l, "index", *i);
     put_i(l, "dev", cuda_dev(*i));
+    if (!rc && !out)
+        rc = NVML_ERROR_INVALID_ARGUMENT;
     return rc;
 }
 
@@ -502,10 +381,8 @@ EXPORT nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t device, char *uuid, unsigned 
 {
     struct line l;
     int i;
-    nvmlReturn_t rc = device_call(&l, "nvmlDeviceGetUUID", device, &i);
+    nvmlReturn_t rc = device_call(&l, "nvmlDeviceGetUUID", device, uuid, &i);
     char s[UUID_LEN + 1] = "";
-    if (!rc && !uuid)
-        rc = NVML_ERROR_INVALID_ARGUMENT;
     if (!rc && length < sizeof s)
         rc = NVML_ERROR_INSUFFICIENT_SIZE;
     if (!rc) {
@@ -517,58 +394,47 @@ EXPORT nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t device, char *uuid, unsigned 
     return leave(&l, rc);
 }
 
-/* Device memory as NVML's v2 counts it: used excludes the reserve. */
-static void memory(int i, unsigned long long *reserved, unsigned long long *free_,
-                   unsigned long long *used)
+/* Both memory queries: the v2 (v2 set, mem an nvmlMemory_v2_t) counts the reserve apart,
+ * checks the struct's version first and logs it; v1 (mem an nvmlMemory_t) has no reserve
+ * field, and its used is everything not free to allocate, the reserve too. */
+static nvmlReturn_t memory_info(const char *name, nvmlDevice_t device, void *mem, int v2)
 {
-    size_t u = in_use(cuda_dev(i)), room = g.total - g.reserved;
-    *reserved = g.reserved;
-    *used = u;
-    *free_ = u < room ? room - u : 0;
+    struct line l;
+    int i;
+    nvmlReturn_t rc = device_call(&l, name, device, mem, &i);
+    nvmlMemory_v2_t *m2 = v2 ? mem : NULL;
+    nvmlMemory_t *m1 = v2 ? NULL : mem;
+    unsigned long long total = 0, reserved = 0, free_ = 0, used = 0;
+    if (v2) {
+        put_u(&l, "version", m2 ? m2->version : 0);
+        if (!rc && m2->version != nvmlMemory_v2)
+            rc = NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+    }
+    if (!rc) {
+        size_t u = in_use(cuda_dev(i)), room = g.total - g.reserved;
+        total = g.total;
+        reserved = g.reserved;
+        free_ = u < room ? room - u : 0;
+        used = v2 ? u : reserved + u;
+    }
+    if (!rc && m1)
+        m1->total = total, m1->free = free_, m1->used = used;
+    if (!rc && m2)
+        m2->total = total, m2->reserved = reserved, m2->free = free_, m2->used = used;
+    put_u(&l, "total", total);
+    if (v2)
+        put_u(&l, "reserved", reserved);
+    put_u(&l, "free", free_);
+    put_u(&l, "used", used);
+    return leave(&l, rc);
 }
 
 EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory_t *mem)
 {
-    struct line l;
-    int i;
-    nvmlReturn_t rc = device_call(&l, "nvmlDeviceGetMemoryInfo", device, &i);
-    unsigned long long reserved = 0, free_ = 0, used = 0;
-    if (!rc && !mem)
-        rc = NVML_ERROR_INVALID_ARGUMENT;
-    if (!rc) {
-        memory(i, &reserved, &free_, &used);
-        used += reserved; /* v1's used is everything not free to allocate */
-        mem->total = g.total;
-        mem->free = free_;
-        mem->used = used;
-    }
-    put_u(&l, "total", rc ? 0 : g.total);
-    put_u(&l, "free", free_);
-    put_u(&l, "used", used);
-    return leave(&l, rc);
+    return memory_info("nvmlDeviceGetMemoryInfo", device, mem, 0);
 }
 
 EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t device, nvmlMemory_v2_t *mem)
 {
-    struct line l;
-    int i;
-    nvmlReturn_t rc = device_call(&l, "nvmlDeviceGetMemoryInfo_v2", device, &i);
-    unsigned long long reserved = 0, free_ = 0, used = 0;
-    if (!rc && !mem)
-        rc = NVML_ERROR_INVALID_ARGUMENT;
-    put_u(&l, "version", mem ? mem->version : 0);
-    if (!rc && mem->version != nvmlMemory_v2)
-        rc = NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
-    if (!rc) {
-        memory(i, &reserved, &free_, &used);
-        mem->total = g.total;
-        mem->reserved = reserved;
-        mem->free = free_;
-        mem->used = used;
-    }
-    put_u(&l, "total", rc ? 0 : g.total);
-    put_u(&l, "reserved", reserved);
-    put_u(&l, "free", free_);
-    put_u(&l, "used", used);
-    return leave(&l, rc);
+    return memory_info("nvmlDeviceGetMemoryInfo_v2", device, mem, 1);
 }

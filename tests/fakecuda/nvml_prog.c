@@ -29,6 +29,9 @@
 
 #include "nvml_api.h"
 
+#define DRV(f) f /* linked with libcuda */
+#include "prog.h"
+
 #ifdef LINKED
 #define NVML(f) f
 #else
@@ -52,47 +55,6 @@ static struct {
 #undef MEMBER
 } nvml;
 #endif
-
-static int status;
-
-static void worst(int s)
-{
-    if (s > status)
-        status = s;
-}
-
-/* Bytes with an optional K, M or G (x1024). */
-static size_t parse_size(const char *s)
-{
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    switch (*end) {
-    case 'G':
-        v <<= 10; /* fall through */
-    case 'M':
-        v <<= 10; /* fall through */
-    case 'K':
-        v <<= 10;
-        end++;
-    }
-    if (end == s || *end || *s == '-') {
-        fprintf(stderr, "not a size: %s\n", s);
-        exit(64);
-    }
-    return (size_t)v;
-}
-
-static const char *cuda_name(CUresult rc)
-{
-    const char *s = NULL;
-    return cuGetErrorName(rc, &s) || !s ? "?" : s;
-}
-
-static void cuda_failed(const char *what, CUresult rc, int code)
-{
-    printf("%s failed: %s (%d)\n", what, cuda_name(rc), (int)rc);
-    worst(code);
-}
 
 static void nvml_failed(const char *what, nvmlReturn_t rc, int code)
 {
@@ -141,7 +103,7 @@ static int nvml_index(CUdevice dev, unsigned count, nvmlDevice_t *handle)
     char want[NVML_DEVICE_UUID_BUFFER_SIZE], have[NVML_DEVICE_UUID_BUFFER_SIZE];
     CUresult crc = cuDeviceGetUuid_v2(&u, dev);
     if (crc) {
-        cuda_failed("uuid", crc, 2);
+        failed("uuid", ~0ul, crc, 2);
         return -1;
     }
     uuid_string(&u, want);
@@ -218,19 +180,19 @@ int main(int argc, char **argv)
     if (!crc && (crc = cuCtxSetCurrent(ctx)))
         cuDevicePrimaryCtxRelease(dev);
     if (crc) {
-        cuda_failed("setup", crc, 3);
+        failed("setup", ~0ul, crc, 3);
         return status;
     }
 
     CUdeviceptr block = 0;
     if (argc == 2 && (crc = cuMemAlloc(&block, size))) {
-        cuda_failed("alloc", crc, 1);
+        failed("alloc", ~0ul, crc, 1);
         cuDevicePrimaryCtxRelease(dev);
         return status;
     }
     size_t free_ = 0, total = 0;
     if ((crc = cuMemGetInfo(&free_, &total)))
-        cuda_failed("cuMemGetInfo", crc, 2);
+        failed("cuMemGetInfo", ~0ul, crc, 2);
     else
         printf("cuda free=%zu total=%zu\n", free_, total);
 
@@ -248,7 +210,7 @@ int main(int argc, char **argv)
         if ((rc = NVML(nvmlDeviceGetCount_v2)(&count)))
             nvml_failed("nvmlDeviceGetCount_v2", rc, 2);
         if ((crc = cuDeviceGetCount(&ncuda)))
-            cuda_failed("cuDeviceGetCount", crc, 2);
+            failed("cuDeviceGetCount", ~0ul, crc, 2);
         for (int d = 0; d < ncuda; d++)
             gpu(d, count);
         bad_version(count);
@@ -257,8 +219,8 @@ int main(int argc, char **argv)
     }
 
     if (block && (crc = cuMemFree(block)))
-        cuda_failed("cuMemFree", crc, 2);
+        failed("cuMemFree", ~0ul, crc, 2);
     if ((crc = cuDevicePrimaryCtxRelease(dev)))
-        cuda_failed("release", crc, 2);
+        failed("release", ~0ul, crc, 2);
     return status;
 }
