@@ -18,14 +18,16 @@ static const char *kinds_text(unsigned mask, char *out, size_t cap)
 }
 
 /* The default dram tier is glibc's heap, which libplace cannot tell apart by address, so
- * it cannot keep a limit on it; watermarks are fractions of a limit. */
+ * it cannot keep a limit on it; watermarks are fractions of a limit, and a node's scope
+ * shares one. */
 static void check_limits(struct place_policy *p, struct place_tier_config *t)
 {
     const uint32_t marks = 1u << PLACE_TKEY_RECLAIM_MIN | 1u << PLACE_TKEY_RECLAIM_TARGET;
-    if (t == &p->tiers[0] && t->given & (1u << PLACE_TKEY_LIMIT | marks)) {
-        int k = t->given & 1u << PLACE_TKEY_LIMIT         ? PLACE_TKEY_LIMIT
-                : t->given & 1u << PLACE_TKEY_RECLAIM_MIN ? PLACE_TKEY_RECLAIM_MIN
-                                                          : PLACE_TKEY_RECLAIM_TARGET;
+    if (t == &p->tiers[0] && t->given & (1u << PLACE_TKEY_LIMIT | marks | 1u << PLACE_TKEY_SCOPE)) {
+        int k = t->given & 1u << PLACE_TKEY_LIMIT          ? PLACE_TKEY_LIMIT
+                : t->given & 1u << PLACE_TKEY_RECLAIM_MIN  ? PLACE_TKEY_RECLAIM_MIN
+                : t->given & 1u << PLACE_TKEY_RECLAIM_TARGET ? PLACE_TKEY_RECLAIM_TARGET
+                                                           : PLACE_TKEY_SCOPE;
         place_policy_error(p, &t->key_at[k],
                            "%s: the default dram tier is glibc's heap and takes no limit; "
                            "expected a tier of your own, as [tier capped] kind = dram, "
@@ -41,6 +43,11 @@ static void check_limits(struct place_policy *p, struct place_tier_config *t)
             "[tier %s] has watermarks but no limit; expected limit = SIZE, as "
             "reclaim_min and reclaim_target are percentages of it",
             t->name);
+    else if (t->scope == PLACE_SCOPE_NODE && !t->limit)
+        place_policy_error(p, &t->key_at[PLACE_TKEY_SCOPE],
+                           "[tier %s] has scope = node but no limit; expected limit = SIZE, the "
+                           "limit the machine's processes share",
+                           t->name);
     else if (t->reclaim_target < t->reclaim_min)
         place_policy_error(p, &t->key_at[PLACE_TKEY_RECLAIM_TARGET],
                            "reclaim_target = %u is below reclaim_min = %u; expected a target "

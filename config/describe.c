@@ -83,6 +83,9 @@ static void place_describe_tier_key(struct place_json *j, const struct place_tie
     case PLACE_TKEY_RECLAIM_TARGET:
         place_json_uint(j, key, t->reclaim_target);
         break;
+    case PLACE_TKEY_SCOPE:
+        place_json_str(j, key, t->scope == PLACE_SCOPE_NODE ? "node" : "process");
+        break;
     default:
         place_json_str(j, key, NULL);
         break;

@@ -310,6 +310,7 @@ SIZE_KEY(set_chunk_max, struct place_tier_config, chunk_max)
 UINT_KEY(set_chunk_growth, struct place_tier_config, chunk_growth, 1, 16)
 UINT_KEY(set_reclaim_min, struct place_tier_config, reclaim_min, 0, 100)
 UINT_KEY(set_reclaim_target, struct place_tier_config, reclaim_target, 0, 100)
+WORD_KEY(set_scope, struct place_tier_config, scope, "process", "node")
 
 static bool set_location(struct place_policy *p, void *o, const char *v, struct place_buf *why)
 {
@@ -352,6 +353,7 @@ const struct place_key place_tier_keys[] = {
     /* a symmetric heap's memory is the SHMEM library's: nothing to reclaim */
     {"reclaim_min", set_reclaim_min, "RECLAIM_MIN", PLACE_ALL_KINDS & ~KIND(SYMMETRIC)},
     {"reclaim_target", set_reclaim_target, "RECLAIM_TARGET", PLACE_ALL_KINDS & ~KIND(SYMMETRIC)},
+    {"scope", set_scope, "SCOPE", PLACE_ALL_KINDS},
     {NULL, NULL, NULL, 0},
 };
 

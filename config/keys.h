@@ -37,6 +37,7 @@ enum {
     PLACE_TKEY_LOCATION,
     PLACE_TKEY_RECLAIM_MIN,
     PLACE_TKEY_RECLAIM_TARGET,
+    PLACE_TKEY_SCOPE,
 };
 
 /* Indexes into place_rule_keys. */

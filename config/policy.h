@@ -59,6 +59,10 @@ enum place_mempolicy {
 
 enum place_pagesize { PLACE_PAGE_4K, PLACE_PAGE_2M, PLACE_PAGE_THP };
 
+/* Whose a tier's limit is: this process's, or every process's of the machine (of this
+ * user, in this job) that declares a tier of that name with scope = node. */
+enum place_scope { PLACE_SCOPE_PROCESS, PLACE_SCOPE_NODE };
+
 /* any is the malloc family and CUDA; shmem rules are always named as such, since they
  * bind the pages of a block the SHMEM library placed rather than choose its memory. */
 enum place_api { PLACE_API_MALLOC = 1, PLACE_API_CUDA = 2, PLACE_API_ANY = 3, PLACE_API_SHMEM = 4 };
@@ -94,6 +98,7 @@ struct place_tier_config {
     unsigned chunk_growth;
     int location;                         /* managed: -2 the driver decides, -1 host, N device N */
     unsigned reclaim_min, reclaim_target; /* watermarks, percent of limit as free room */
+    enum place_scope scope;
     struct place_origin at;
     uint32_t given;                 /* bit k: key k of the tier table was set */
     uint32_t seen;                  /* bit k: key k was written, maybe wrongly */

@@ -89,8 +89,9 @@ static inline long long place_limit(const char *node)
     return place_ask_(PLACE_OP_QUERY_LIMIT, node, NULL, NULL, 0);
 }
 
-/* What node can still take under its limit (0 when full or past it), or, without a limit,
- * the free memory the machine reports for it. */
+/* What node can still take under its limit (0 when full or past it; with scope = node,
+ * what every process sharing the limit leaves), or, without a limit, the free memory the
+ * machine reports for it. */
 static inline long long place_available(const char *node)
 {
     return place_ask_(PLACE_OP_QUERY_AVAILABLE, node, NULL, NULL, 0);

@@ -10,6 +10,7 @@
 #include "../policy/report/report.h"
 #include "../policy/stats/threads.h"
 #include "../policy/tiers/cache.h"
+#include "../policy/tiers/shared.h"
 #include "export.h"
 
 static struct place_tier *by_name(const char *name)
@@ -36,8 +37,13 @@ static long long query(int op, struct place_tier *t, const struct place_placed_c
     case PLACE_OP_QUERY_LIMIT:
         return (long long)t->limit;
     default: /* PLACE_OP_QUERY_AVAILABLE */
-        if (t->limit)
-            return s.bytes >= (int64_t)t->limit ? 0 : (long long)t->limit - s.bytes;
+        if (t->limit) {
+            /* a limit the node's processes share: what all of them leave */
+            struct place_shared_view node = {.in_use = s.bytes};
+            if (t->shared)
+                place_shared_view(t->shared, &node);
+            return node.in_use >= (int64_t)t->limit ? 0 : (long long)t->limit - node.in_use;
+        }
         if (t->source && !t->unavailable && t->source->stats(t, &total, &free) == 0)
             return (long long)free;
         return 0;

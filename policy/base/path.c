@@ -38,8 +38,7 @@ const char *place_mpi_rank(void)
     return first_set(vars, sizeof vars / sizeof vars[0]);
 }
 
-/* The batch job's id (Slurm, PBS, LSF, Flux), or NULL outside a job. */
-static const char *job_id(void)
+const char *place_job_id(void)
 {
     static const char *const vars[] = {"SLURM_JOB_ID", "PBS_JOBID", "LSB_JOBID", "FLUX_JOB_ID"};
     return first_set(vars, sizeof vars / sizeof vars[0]);
@@ -126,7 +125,7 @@ int place_report_path(const char *tmpl, char *out, size_t cap)
             utc_stamp(&b, place_run.wall);
             break;
         case 'j': {
-            const char *job = job_id();
+            const char *job = place_job_id();
             component(&b, job ? job : "nojob");
             break;
         }

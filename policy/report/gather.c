@@ -80,6 +80,8 @@ static void node(struct place_node_row *n, struct place_tier *t, int signal)
         n->s.bytes -= n->cached;
     }
     n->nheaps = place_heap_snapshot(t->index, n->heaps);
+    if ((n->shared = t->shared != NULL))
+        place_shared_view(t->shared, &n->node);
     if (t->limit && n->s.peak > (int64_t)t->limit)
         n->overflow_peak = (uint64_t)n->s.peak - t->limit;
     /* not from a signal handler: libnuma reads node sizes through stdio, which allocates */

@@ -17,6 +17,7 @@
 #include "../stats/profile.h"
 #include "../stats/symmetric.h"
 #include "../stats/timeline.h"
+#include "../tiers/shared.h"
 #include "../tiers/tier.h"
 
 struct place_node_row {
@@ -34,6 +35,8 @@ struct place_node_row {
     struct place_verified verified;
     unsigned nheaps; /* libraries that made some of its blocks as heaps of their own */
     struct place_heap_stats heaps[PLACE_HEAP_OWNERS];
+    bool shared; /* scope = node: the limit the machine's processes share, as it stands */
+    struct place_shared_view node;
 };
 
 struct place_rule_row {

@@ -108,6 +108,27 @@ static void machine(struct place_emit *e, const struct place_node_row *n)
                         place_size_str(free, (int64_t)n->free));
 }
 
+/* scope = node: the machine's count beside this process's. */
+static void node_scope(struct place_emit *e, const struct place_node_row *n)
+{
+    if (!n->shared)
+        return;
+    const struct place_shared_view *v = &n->node;
+    place_emit_open(e, "node_scope", '{');
+    place_emit_str(e, "region", v->name);
+    place_emit_int(e, "in_use", v->in_use);
+    place_emit_int(e, "peak", v->peak);
+    place_emit_uint(e, "processes", v->processes);
+    place_emit_close(e, '}');
+    char limit[PLACE_SIZE_STR], now[PLACE_SIZE_STR], peak[PLACE_SIZE_STR];
+    place_emit_line(e, PART_MACHINE,
+                    "%s: limit %s shared by this machine's processes (scope = node, /dev/shm%s): "
+                    "%s in use by %u process%s now, %s at peak",
+                    n->name, place_size_str(limit, (int64_t)n->limit), v->name,
+                    place_size_str(now, v->in_use), v->processes,
+                    v->processes == 1 ? "" : "es", place_size_str(peak, v->peak));
+}
+
 static void verified(struct place_emit *e, const struct place_node_row *n)
 {
     const struct place_verified *v = &n->verified;
@@ -204,6 +225,7 @@ void place_walk_nodes(struct place_emit *e, const struct place_gathered *g)
         use(e, n);
         pressure(e, n, &headed);
         machine(e, n);
+        node_scope(e, n);
         verified(e, n);
         heaps(e, n);
         timeline(e, g->timeline, k);

@@ -7,6 +7,7 @@
 #include "../base/futex.h"
 #include "../base/process.h"
 #include "../stats/timeline.h"
+#include "shared.h"
 
 struct place_tier *place_tiers[PLACE_MAX_TIERS + 1] = {&place_dram, NULL};
 
@@ -47,6 +48,9 @@ void place_tiers_init(const struct place_policy *policy)
             t->reclaim_below = c->limit / 100 * c->reclaim_min;
             t->reclaim_to = c->limit / 100 * c->reclaim_target;
         }
+        /* a dry run allocates nothing: it shares nothing either */
+        if (c->scope == PLACE_SCOPE_NODE && c->limit && !policy->dry_run && !t->unavailable)
+            t->unavailable = place_shared_attach(t);
         place_tiers[k] = t;
     }
     for (struct place_tier **t = place_tiers; *t; t++)
@@ -156,38 +160,61 @@ bool place_tier_charge(struct place_tier *t, size_t bytes, bool force)
     return true;
 }
 
+/* A limit the node's processes share: theirs first, then this process's own count, which
+ * has no limit of its own. */
+bool place_tier_reserve_shared(struct place_tier *t, size_t bytes, bool force)
+{
+    if (!place_shared_reserve(t->shared, (int64_t)bytes, force ? 0 : t->limit))
+        return false;
+    if (!place_stats_reserve(t->stats, (int64_t)bytes, 0)) {
+        place_shared_release(t->shared, (int64_t)bytes);
+        return false;
+    }
+    place_timeline_tick();
+    return true;
+}
+
 void place_tier_release(struct place_tier *t, int64_t bytes)
 {
     place_stats_release(t->stats, bytes);
+    if (__builtin_expect(t->shared != NULL, 0))
+        place_shared_release(t->shared, bytes); /* which wakes every process's waiters */
     /* seq_cst, after the release: a waiter either sees the room or is woken */
-    if (__builtin_expect(atomic_load(&t->waiters) != 0, 0)) {
+    else if (__builtin_expect(atomic_load(&t->waiters) != 0, 0)) {
         atomic_fetch_add(&t->wake, 1);
         place_futex_wake_all(&t->wake);
     }
     place_timeline_tick();
 }
 
+/* Room in a shared limit may come from another process's frees too. */
 bool place_tier_may_wait(const struct place_tier *t, size_t bytes)
 {
-    return bytes <= t->limit && place_process_threads() != 1;
+    return bytes <= t->limit &&
+           (place_process_threads() != 1 || (t->shared && place_shared_others(t->shared)));
 }
 
 bool place_tier_wait(struct place_tier *t, int64_t deadline,
                      int (*room)(struct place_tier *t, void *ctx), void *ctx)
 {
     int said;
-    atomic_fetch_add(&t->waiters, 1); /* seq_cst: ordered before room's reservation */
+    _Atomic uint32_t *waiters = t->shared ? place_shared_waiters(t->shared) : &t->waiters;
+    _Atomic uint32_t *wake = t->shared ? place_shared_wake(t->shared) : &t->wake;
+    atomic_fetch_add(waiters, 1); /* seq_cst: ordered before room's reservation */
     /* room is asked at least once, however near the deadline */
     for (;;) {
-        uint32_t seen = atomic_load(&t->wake);
+        uint32_t seen = atomic_load(wake);
         if ((said = room(t, ctx)) != 0)
             break;
         int64_t now = place_now_ns();
         if (now >= deadline)
             break;
-        place_futex_wait(&t->wake, seen, deadline - now);
+        if (t->shared)
+            place_futex_wait_shared(wake, seen, deadline - now);
+        else
+            place_futex_wait(wake, seen, deadline - now);
     }
-    atomic_fetch_sub(&t->waiters, 1);
+    atomic_fetch_sub(waiters, 1);
     return said > 0;
 }
 
@@ -205,4 +232,10 @@ void place_tiers_restart(void)
         atomic_store(&(*t)->waiters, 0);
         atomic_store(&(*t)->wake, 0);
     }
+    place_shared_postfork_child();
+}
+
+void place_tiers_end(void)
+{
+    place_shared_end();
 }

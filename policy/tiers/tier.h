@@ -117,6 +117,9 @@ struct place_tier {
     /* an arena's small blocks (tiers/slab.h), here so that the fast paths reach them from
      * the tier in one load; NULL for every other allocator */
     struct place_slabs *slabs;
+    /* scope = node: the limit the machine's processes share (tiers/shared.h); NULL: the
+     * limit is this process's */
+    struct place_shared *shared;
 };
 
 /* The default tier: glibc's allocator. Allocations no rule places are counted here. */
@@ -206,8 +209,12 @@ bool place_tier_wait(struct place_tier *t, int64_t deadline,
 
 /* A reservation and a release (place_tier_release) are where a tier's bytes change,
  * whichever allocator and path served the block: both tick the timeline. */
+bool place_tier_reserve_shared(struct place_tier *t, size_t bytes, bool force);
+
 static inline bool place_tier_reserve(struct place_tier *t, size_t bytes, bool force)
 {
+    if (__builtin_expect(t->shared != NULL, 0))
+        return place_tier_reserve_shared(t, bytes, force);
     if (!place_stats_reserve(t->stats, (int64_t)bytes, force ? 0 : t->limit))
         return false;
     place_timeline_tick();
@@ -228,8 +235,12 @@ static inline void place_tier_commit(struct place_tier *t, size_t got, bool forc
 void *place_glibc_alloc(const struct place_request *r);
 
 /* A forked child counts its own events from the fork (its bytes in use are its parent's
- * blocks, which it holds too). */
+ * blocks, which it holds too), and takes slots of its own in the limits the node's
+ * processes share. */
 void place_tiers_restart(void);
+
+/* The process ends: what it holds in limits the node's processes share is given back. */
+void place_tiers_end(void);
 
 /* Sets up the tiers the policy declares (dram alone without one) and initialises each;
  * one that cannot be offered here says why in its `unavailable`. */

@@ -240,8 +240,11 @@ NODE_FIELDS = ([("name", "str", True), ("kind", "str", True), ("limit", "count",
                 ("timeline", "array", True), ("band", "array", False),
                 ("reclaim_min", "percent", False),
                 ("reclaim_target", "percent", False), ("verified", "object?", False),
-                ("library_heaps", "array", False)]
+                ("library_heaps", "array", False), ("node_scope", "object", False)]
                + [(k, "count", True) for k in NODE_COUNTERS])
+# scope = node: the limit the machine's processes share, as it stood at the report
+NODE_SCOPE_FIELDS = [("region", "str", True), ("in_use", "int", True), ("peak", "int", True),
+                     ("processes", "count", True)]
 # a GPU heap a library keeps (NVSHMEM's): its blocks, never what it hands out in them
 LIBRARY_HEAP_FIELDS = [("owner", "str", True), ("blocks", "count", True), ("in_use", "int", True),
                        ("peak", "int", True)]
@@ -375,6 +378,8 @@ def check_report(doc):
             check_fields(node["verified"], VERIFIED_FIELDS, f"{where}.verified")
         for j, heap in enumerate(node.get("library_heaps", [])):
             check_fields(heap, LIBRARY_HEAP_FIELDS, f"{where}.library_heaps[{j}]")
+        if "node_scope" in node:
+            check_fields(node["node_scope"], NODE_SCOPE_FIELDS, f"{where}.node_scope")
         check_pairs(node["timeline"], f"{where}.timeline", ("seconds", "bytes"), ("seconds", "int"))
         if "band" in node:
             if len(node["band"]) != len(node["timeline"]):

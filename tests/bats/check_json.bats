@@ -73,11 +73,11 @@ for r in d["rules"]:
     print(r["name"], " ".join(f"{k}={v}" for k, v in r.items() if k not in ("name", "at")))
 print(d["tiers"][2]["at"], [r["at"] for r in d["rules"]])' out.json
     assert_output "True pol.ini True r-%p.json json USR1 True abort
-dram kind=dram declared=False limit=0 reclaim_min=0 reclaim_target=0
-fast kind=hbw declared=True limit=12884901888 policy=preferred pagesize=2M reclaim_min=0 reclaim_target=0
-far kind=numa declared=True limit=1073741824 policy=interleave nodes=[2, 3, 5] reclaim_min=0 reclaim_target=0
-pinned kind=pinned declared=False limit=0 chunk_initial=2097152 chunk_max=268435456 chunk_growth=2 reclaim_min=0 reclaim_target=0
-managed kind=managed declared=False limit=0 chunk_initial=2097152 chunk_max=268435456 chunk_growth=2 location=None reclaim_min=0 reclaim_target=0
+dram kind=dram declared=False limit=0 reclaim_min=0 reclaim_target=0 scope=process
+fast kind=hbw declared=True limit=12884901888 policy=preferred pagesize=2M reclaim_min=0 reclaim_target=0 scope=process
+far kind=numa declared=True limit=1073741824 policy=interleave nodes=[2, 3, 5] reclaim_min=0 reclaim_target=0 scope=process
+pinned kind=pinned declared=False limit=0 chunk_initial=2097152 chunk_max=268435456 chunk_growth=2 reclaim_min=0 reclaim_target=0 scope=process
+managed kind=managed declared=False limit=0 chunk_initial=2097152 chunk_max=268435456 chunk_growth=2 location=None reclaim_min=0 reclaim_target=0 scope=process
 rules-1 api=['malloc', 'cuda'] size_min=0 size_max=4096 sites=[] depth=4 chain=['pinned', 'dram'] on_full=fallback wait_ms=None
 gpu api=['cuda'] size_min=0 size_max=None sites=[] depth=4 chain=['managed'] on_full=fallback wait_ms=None
 big api=['malloc'] size_min=1048576 size_max=67108864 sites=['*dgemm*', 'libsolver.so:*', 'solver+0x4a3f0'] depth=6 chain=['fast', 'far', 'dram'] on_full=wait wait_ms=2000

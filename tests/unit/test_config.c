@@ -331,6 +331,14 @@ static const struct policy_case invalid[] = {
     {"watermarks without a limit", "[tier c]\nkind = dram\nreclaim_min = 10\n",
      .error = "t.ini:3: [tier c] has watermarks but no limit; expected limit = SIZE, as "
               "reclaim_min and reclaim_target are percentages of it"},
+    {"a node's scope without a limit", "[tier c]\nkind = dram\nscope = node\n",
+     .error = "t.ini:3: [tier c] has scope = node but no limit; expected limit = SIZE, the "
+              "limit the machine's processes share"},
+    {"a scope libplace does not know", "[tier c]\nkind = dram\nlimit = 1G\nscope = host\n",
+     .error = "t.ini:4: scope = host: 'host' is not accepted here; expected process or node"},
+    {"a node's scope on the default dram tier", "[tier dram]\nscope = node\n",
+     .error = "t.ini:2: scope: the default dram tier is glibc's heap and takes no limit; expected "
+              "a tier of your own, as [tier capped] kind = dram, limit = 2G"},
     {"reclaim_target below reclaim_min",
      "[tier c]\nkind = dram\nlimit = 1G\nreclaim_min = 20\nreclaim_target = 10\n",
      .error = "t.ini:5: reclaim_target = 10 is below reclaim_min = 20; expected a target of at "

@@ -1,0 +1,291 @@
+#include "shared.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../config/policy.h"
+#include "../base/fmt.h"
+#include "../base/futex.h"
+#include "../base/path.h"
+#include "tier.h"
+
+/* The region's layout; a region another layout made is refused by its size and mark. */
+enum { SLOTS = 512, MARK = 0x6c706e31 /* "lpn1" */ };
+
+struct slot {
+    int32_t pid;    /* 0: free */
+    uint64_t start; /* the process's start time (/proc/PID/stat), so a reused pid is not it */
+    int64_t bytes;  /* what it holds */
+};
+
+struct region {
+    _Atomic uint32_t mark; /* MARK once set up */
+    pthread_mutex_t lock;  /* robust, shared between processes */
+    int64_t in_use, peak;  /* in_use is the slots' sum */
+    uint32_t used_slots;   /* slots [0, used_slots) may be taken */
+    _Atomic uint32_t waiters, wake;
+    struct slot slots[SLOTS];
+};
+
+struct place_shared {
+    struct region *r;
+    struct slot *mine; /* NULL once given back at the end */
+    char name[PLACE_NAME_MAX + 48];
+};
+
+static struct place_shared shared[PLACE_MAX_TIERS];
+
+/* The start time of process pid (clock ticks since boot, field 22 of /proc/PID/stat), 0
+ * when it cannot be read. With open and read: this runs inside a reservation. */
+static uint64_t start_time(pid_t pid)
+{
+    char path[40], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = 0;
+    /* the name, field 2, may hold blanks and parentheses: count from its last ')' */
+    char *p = strrchr(buf, ')');
+    for (int field = 2; p && field < 22; field++)
+        p = strchr(p + 1, ' ');
+    uint64_t v = 0;
+    for (p = p ? p + 1 : NULL; p && *p >= '0' && *p <= '9'; p++)
+        v = v * 10 + (uint64_t)(*p - '0');
+    return v;
+}
+
+static bool alive(const struct slot *s)
+{
+    if (kill(s->pid, 0) != 0 && errno == ESRCH)
+        return false;
+    uint64_t start = start_time(s->pid);
+    return !start || start == s->start; /* unreadable (another user's /proc): alive */
+}
+
+static void recount(struct region *r)
+{
+    r->in_use = 0;
+    for (uint32_t i = 0; i < r->used_slots; i++)
+        r->in_use += r->slots[i].pid ? r->slots[i].bytes : 0;
+}
+
+static void lock(struct region *r)
+{
+    /* a holder died inside: the slots are each whole, the count may not be */
+    if (pthread_mutex_lock(&r->lock) == EOWNERDEAD) {
+        recount(r);
+        pthread_mutex_consistent(&r->lock);
+    }
+}
+
+/* Frees the slots of processes that are gone: whether any held bytes. */
+static bool reap(struct region *r)
+{
+    bool freed = false;
+    for (uint32_t i = 0; i < r->used_slots; i++) {
+        struct slot *s = &r->slots[i];
+        if (s->pid && !alive(s)) {
+            freed |= s->bytes > 0;
+            r->in_use -= s->bytes;
+            *s = (struct slot){0};
+        }
+    }
+    return freed;
+}
+
+static void wake(struct region *r)
+{
+    if (atomic_load(&r->waiters)) {
+        atomic_fetch_add(&r->wake, 1);
+        place_futex_wake_all_shared(&r->wake);
+    }
+}
+
+/* A slot for this process, empty; one this pid and start time hold already is a program
+ * this process ran before an exec, whose memory is gone. */
+static struct slot *claim(struct region *r)
+{
+    pid_t pid = getpid();
+    uint64_t start = start_time(pid);
+    struct slot *free = NULL;
+    lock(r);
+    for (uint32_t i = 0; i < SLOTS; i++) {
+        struct slot *s = &r->slots[i];
+        if (s->pid == pid && s->start == start) {
+            r->in_use -= s->bytes;
+            *s = (struct slot){0};
+        }
+        if (!s->pid && !free)
+            free = s;
+    }
+    if (!free && reap(r))
+        for (uint32_t i = 0; i < r->used_slots && !free; i++)
+            free = r->slots[i].pid ? NULL : &r->slots[i];
+    if (free) {
+        *free = (struct slot){.pid = pid, .start = start};
+        if ((uint32_t)(free - r->slots) >= r->used_slots)
+            r->used_slots = (uint32_t)(free - r->slots) + 1;
+    }
+    pthread_mutex_unlock(&r->lock);
+    wake(r); /* a pre-exec slot's bytes may have made room */
+    return free;
+}
+
+/* Sets up a new region (the caller holds the file's flock): the count, its lock. */
+static void set_up(struct region *r)
+{
+    pthread_mutexattr_t a;
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+    pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
+    pthread_mutex_init(&r->lock, &a);
+    pthread_mutexattr_destroy(&a);
+    atomic_store(&r->mark, MARK);
+}
+
+/* The region's file, made or opened, checked and mapped: NULL, or why not into why. */
+static struct region *open_region(const char *name, struct place_buf *why)
+{
+    int fd = shm_open(name, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        place_bprintf(why, "cannot open /dev/shm%s: %s", name, strerror(errno));
+        return NULL;
+    }
+    struct region *r = NULL;
+    struct stat st;
+    /* setting up is one process's at a time; a flock ends with its holder, however it ends */
+    if (flock(fd, LOCK_EX) != 0 || fstat(fd, &st) != 0) {
+        place_bprintf(why, "cannot lock /dev/shm%s: %s", name, strerror(errno));
+    } else if (st.st_uid != getuid() || (st.st_mode & 077)) {
+        /* another user's file could count this one's memory as it likes */
+        place_bprintf(why, "/dev/shm%s is not this user's alone (owner %u%s; remove it)", name,
+                      (unsigned)st.st_uid, st.st_mode & 077 ? ", others may open it" : "");
+    } else if (st.st_size != 0 && st.st_size != (off_t)sizeof *r) {
+        place_bprintf(why, "/dev/shm%s was made by another libplace version (remove it)", name);
+    } else if (st.st_size == 0 && ftruncate(fd, sizeof *r) != 0) {
+        place_bprintf(why, "cannot size /dev/shm%s: %s", name, strerror(errno));
+    } else if ((r = mmap(NULL, sizeof *r, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) ==
+               MAP_FAILED) {
+        r = NULL;
+        place_bprintf(why, "cannot map /dev/shm%s: %s", name, strerror(errno));
+    } else if (atomic_load(&r->mark) != MARK) {
+        set_up(r);
+    }
+    /* the mapping holds the open file too: closing it would not end the flock */
+    flock(fd, LOCK_UN);
+    close(fd);
+    return r;
+}
+
+const char *place_shared_attach(struct place_tier *t)
+{
+    struct place_shared *s = &shared[t->index];
+    struct place_buf why = PLACE_BUF(t->reason);
+    const char *job = place_job_id();
+    struct place_buf n = PLACE_BUF(s->name);
+    place_bprintf(&n, "/libplace-%u-%s%s", (unsigned)getuid(), t->name, job ? "-" : "");
+    for (; job && *job; job++) /* a / would be a directory */
+        place_bprintf(&n, "%c", *job == '/' ? '_' : *job);
+    if (!(s->r = open_region(s->name, &why)))
+        return t->reason;
+    if (!(s->mine = claim(s->r))) {
+        place_bprintf(&why, "%u processes share /dev/shm%s already", SLOTS, s->name);
+        return t->reason;
+    }
+    t->shared = s;
+    return NULL;
+}
+
+bool place_shared_reserve(struct place_shared *s, int64_t bytes, uint64_t limit)
+{
+    struct region *r = s->r;
+    lock(r);
+    bool fits = s->mine && (!limit || (uint64_t)r->in_use + (uint64_t)bytes <= limit);
+    if (!fits && s->mine && reap(r))
+        fits = (uint64_t)r->in_use + (uint64_t)bytes <= limit;
+    if (fits) {
+        s->mine->bytes += bytes;
+        r->in_use += bytes;
+        if (r->in_use > r->peak)
+            r->peak = r->in_use;
+    }
+    pthread_mutex_unlock(&r->lock);
+    return fits;
+}
+
+void place_shared_release(struct place_shared *s, int64_t bytes)
+{
+    struct region *r = s->r;
+    lock(r);
+    if (s->mine) {
+        /* a forked child's frees of what it inherited: its parent's, not its own */
+        int64_t given = bytes > s->mine->bytes ? s->mine->bytes : bytes;
+        s->mine->bytes -= given;
+        r->in_use -= given;
+        if (r->in_use > r->peak)
+            r->peak = r->in_use;
+    }
+    pthread_mutex_unlock(&r->lock);
+    wake(r);
+}
+
+_Atomic uint32_t *place_shared_waiters(struct place_shared *s)
+{
+    return &s->r->waiters;
+}
+
+_Atomic uint32_t *place_shared_wake(struct place_shared *s)
+{
+    return &s->r->wake;
+}
+
+void place_shared_view(const struct place_shared *s, struct place_shared_view *v)
+{
+    const struct region *r = s->r;
+    *v = (struct place_shared_view){.name = s->name, .in_use = r->in_use, .peak = r->peak};
+    for (uint32_t i = 0; i < r->used_slots && i < SLOTS; i++)
+        v->processes += r->slots[i].pid != 0;
+}
+
+bool place_shared_others(const struct place_shared *s)
+{
+    for (uint32_t i = 0; i < s->r->used_slots && i < SLOTS; i++)
+        if (s->r->slots[i].pid && &s->r->slots[i] != s->mine)
+            return true;
+    return false;
+}
+
+void place_shared_postfork_child(void)
+{
+    for (unsigned k = 0; k < PLACE_MAX_TIERS; k++)
+        if (shared[k].r)
+            shared[k].mine = claim(shared[k].r);
+}
+
+void place_shared_end(void)
+{
+    for (unsigned k = 0; k < PLACE_MAX_TIERS; k++) {
+        struct place_shared *s = &shared[k];
+        if (!s->r || !s->mine)
+            continue;
+        lock(s->r);
+        s->r->in_use -= s->mine->bytes;
+        *s->mine = (struct slot){0};
+        s->mine = NULL;
+        pthread_mutex_unlock(&s->r->lock);
+        wake(s->r);
+    }
+}

@@ -1,0 +1,53 @@
+/* A tier's limit shared by the machine's processes (scope = node): MPI ranks on one node
+ * that each declare "limit = 16G" of HBM hold 16G together, not 16G each.
+ *
+ * One region of shared memory per user, tier name and job (/dev/shm/libplace-UID-TIER,
+ * with -JOB where a batch system's job id is set) holds the count every such process
+ * reserves from, its peak, a slot per process with what that process holds, and the
+ * futex word that on_full = wait sleeps on across processes. A reservation and a release
+ * take the region's lock: they are a tier's slow path already (a bin's refill, a large
+ * block), and under it the count stays the slots' sum, even when a process dies holding
+ * it (the lock is robust: the next holder recounts). A process that ends gives its slot
+ * back; a killed one keeps it until a reservation finds no room, which first frees the
+ * slots of processes that are gone. A forked child takes an empty slot: what it inherited
+ * stays its parent's, and its frees of those count nothing (a slot never goes below 0). */
+#ifndef PLACE_SHARED_H
+#define PLACE_SHARED_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct place_tier;
+struct place_shared;
+
+/* Joins t to its region, made if need be: NULL, or why it cannot (written into t->reason). */
+const char *place_shared_attach(struct place_tier *t);
+
+/* bytes reserved in the region, under limit (0: past any limit); false when refused. */
+bool place_shared_reserve(struct place_shared *s, int64_t bytes, uint64_t limit);
+
+/* bytes given back (negative: taken past any limit), waking the processes that wait. */
+void place_shared_release(struct place_shared *s, int64_t bytes);
+
+/* The futex words of on_full = wait across processes: waiters, and the word a release
+ * bumps (to be waited on and woken without FUTEX_PRIVATE_FLAG). */
+_Atomic uint32_t *place_shared_waiters(struct place_shared *s);
+_Atomic uint32_t *place_shared_wake(struct place_shared *s);
+
+/* What the report gives beside the process's figures. */
+struct place_shared_view {
+    const char *name; /* the region's, as shm_open names it */
+    int64_t in_use, peak;
+    unsigned processes; /* slots held, the dead not yet freed included */
+};
+void place_shared_view(const struct place_shared *s, struct place_shared_view *v);
+
+/* Whether a process other than this one holds a slot (and so may free room). */
+bool place_shared_others(const struct place_shared *s);
+
+/* A forked child's own slot, empty; the end of the process: its slots given back. */
+void place_shared_postfork_child(void);
+void place_shared_end(void);
+
+#endif
