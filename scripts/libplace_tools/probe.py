@@ -63,9 +63,64 @@ def meminfo(path, prefix=""):
     return out
 
 
+TIER_DIR = "/sys/devices/virtual/memory_tiering"
+# HMAT's figures for a node's nearest initiators (access class 0), as the kernel gives them
+ACCESS = (("read_bandwidth", "MB/s"), ("write_bandwidth", "MB/s"), ("read_latency", "ns"),
+          ("write_latency", "ns"))
+
+
+def access(node):
+    """What the firmware (ACPI HMAT) says of node's memory as its nearest CPUs reach it:
+    {"read_bandwidth": MB/s, ..., "read_latency": ns, ...}, each None when not given."""
+    d = os.path.join(NODE_DIR, f"node{node}", "access0", "initiators")
+    out = {}
+    for key, _ in ACCESS:
+        text = (read_text(os.path.join(d, key)) or "").strip()
+        out[key] = int(text) if text.isdigit() and int(text) > 0 else None
+    return out
+
+
+def memory_tiers():
+    """{node: its memory tier's number} from the kernel's memory tiering (Linux 6.1 and
+    later: a lower number is a faster tier), empty when it has none."""
+    out = {}
+    try:
+        names = os.listdir(TIER_DIR)
+    except OSError:
+        return out
+    for name in names:
+        m = re.fullmatch(r"memory_tier(\d+)", name)
+        listed = parse_list(read_text(os.path.join(TIER_DIR, name, "nodelist")) or "") if m else None
+        for n in listed or []:
+            out[n] = int(m.group(1))
+    return out
+
+
+def kinds(nodes, hbw):
+    """What each node's memory is, as far as sysfs tells: DRAM with CPUs; HBM when memkind
+    takes it as high-bandwidth (or HMAT gives it more read bandwidth than the CPU nodes);
+    CXL or far memory when it has no CPUs and less bandwidth; memory-only when nothing
+    tells. Adds "kind" and "why" to each node."""
+    cpu = [nodes[n]["access"]["read_bandwidth"] for n in nodes
+           if nodes[n]["cpus"] and nodes[n]["access"]["read_bandwidth"]]
+    for n, node in nodes.items():
+        bw = node["access"]["read_bandwidth"]
+        if n in (hbw or []):
+            node["kind"], node["why"] = "HBM", "high-bandwidth as memkind finds it"
+        elif node["cpus"]:
+            node["kind"], node["why"] = "DRAM", "has CPUs"
+        elif bw and cpu and bw < min(cpu):
+            node["kind"], node["why"] = "CXL or far memory", \
+                f"no CPUs, read bandwidth {bw} MB/s below the CPU nodes' {min(cpu)} MB/s"
+        else:
+            node["kind"], node["why"] = "memory-only", \
+                "no CPUs; the firmware gives no bandwidth to tell HBM, CXL or GPU memory apart"
+
+
 def numa_nodes():
-    """{node: {"cpus": [...], "total": bytes or None, "free": ..., "distance": [...]}}, or
-    None without /sys/devices/system/node."""
+    """{node: {"cpus": [...], "total": bytes or None, "free": ..., "distance": [...],
+    "access": HMAT's figures, "tier": its memory tier or None}}, or None without
+    /sys/devices/system/node."""
     try:
         names = os.listdir(NODE_DIR)
     except OSError:
@@ -73,14 +128,15 @@ def numa_nodes():
     ids = sorted(int(n[4:]) for n in names if re.fullmatch(r"node\d+", n))
     if not ids:
         return None
-    nodes = {}
+    nodes, tiers = {}, memory_tiers()
     for n in ids:
         d = os.path.join(NODE_DIR, f"node{n}")
         cpus = parse_list(read_text(os.path.join(d, "cpulist")) or "") or []
         info = meminfo(os.path.join(d, "meminfo"), f"Node {n}")
         distance = (read_text(os.path.join(d, "distance")) or "").split()
         nodes[n] = {"cpus": cpus, "total": info.get("MemTotal"), "free": info.get("MemFree"),
-                    "distance": [int(x) for x in distance if x.isdigit()]}
+                    "distance": [int(x) for x in distance if x.isdigit()], "access": access(n),
+                    "tier": tiers.get(n)}
     return nodes
 
 
@@ -97,6 +153,13 @@ def print_nodes(nodes, numa):
         print(f"node {n} cpus: {ranges(node['cpus']) if node['cpus'] else 'none'}")
         for key, word in (("total", "size"), ("free", "free")):
             print(f"node {n} {word}: {size_str(node[key]) if node[key] is not None else 'unknown'}")
+        if not numa:
+            continue
+        given = [f"{key.replace('_', ' ')} {node['access'][key]} {unit}" for key, unit in ACCESS
+                 if node["access"][key]]
+        print(f"node {n} access: {', '.join(given) + ' (HMAT)' if given else 'unknown (no HMAT figures)'}")
+        print(f"node {n} memory tier: {node['tier'] if node['tier'] is not None else 'none (no memory tiering)'}")
+        print(f"node {n} kind: {node['kind']} ({node['why']})")
     if not numa:
         return
     print("node distances:")
@@ -123,11 +186,8 @@ def hbw_nodes(nodes):
         return sorted(set(listed)), f"{ranges(listed)} (from MEMKIND_HBW_NODES{note})"
     if not nodes:
         return [], NO_HBW
-    bandwidth = {}
-    for n in nodes:
-        text = read_text(os.path.join(NODE_DIR, f"node{n}", "access0", "initiators", "read_bandwidth"))
-        if text and text.strip().isdigit() and int(text) > 0:
-            bandwidth[n] = int(text)
+    bandwidth = {n: nodes[n]["access"]["read_bandwidth"] for n in nodes
+                 if nodes[n]["access"]["read_bandwidth"]}
     cpu = [bandwidth[n] for n in nodes if nodes[n]["cpus"] and n in bandwidth]
     if not cpu:
         return [], NO_HBW
@@ -368,6 +428,8 @@ def machine(memkind=True, cuda=True):
         nodes = {0: {"cpus": cpus, "total": info.get("MemTotal"), "free": info.get("MemFree"),
                      "distance": []}}
     hbw, said = hbw_nodes(nodes if numa else None)
+    if numa:
+        kinds(nodes, hbw)
     return {"numa": numa, "nodes": nodes,
             "hbw": {"nodes": hbw, "said": said,
                     "memkind": in_child(memkind_probe, "libmemkind.so.0") if memkind

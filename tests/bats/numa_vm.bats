@@ -46,6 +46,24 @@ print("rc", numa.numa_move_pages(0, 16, pages, None, status, 0), "nodes", sorted
     assert_line "rc 0 nodes [1]"
 }
 
+@test "placerun --tiers: each node's bandwidth and latency from HMAT, its memory tier and what its memory is" {
+    run --separate-stderr vm --hmat -- "$REPO/scripts/placerun" --tiers
+    assert_success
+    assert_line "node 0 access: read bandwidth 30720 MB/s, write bandwidth 30720 MB/s, read latency 100 ns, write latency 100 ns (HMAT)"
+    assert_line "node 1 access: read bandwidth 307200 MB/s, write bandwidth 307200 MB/s, read latency 120 ns, write latency 120 ns (HMAT)"
+    assert_line --regexp '^node 1 memory tier: ([0-9]+|none \(no memory tiering\))$'
+    assert_line "node 0 kind: DRAM (has CPUs)"
+    assert_line "node 1 kind: HBM (high-bandwidth as memkind finds it)"
+    # without the firmware's figures a CPU-less node is memory and nothing more is known
+    run --separate-stderr vm -- "$REPO/scripts/placerun" --tiers --json
+    assert_success
+    run python3 -c 'import json, sys
+for n in json.loads(sys.argv[1])["machine"]["nodes"]:
+    print(n["node"], n["kind"], n["access"]["read_bandwidth"])' "$output"
+    assert_output "0 DRAM None
+1 memory-only None"
+}
+
 @test "a command that cannot run, and bad options, say so" {
     run -2 "$REPO/scripts/numa-vm" --bogus -- true
     assert_output --partial "unknown option --bogus"

@@ -358,6 +358,9 @@ tiers() {
     if [ -d "$nodes/node0" ]; then
         assert_line --regexp '^available: [0-9]+ nodes? \(0[-,0-9]*\)$'
         assert_line "node 0 cpus: $(cat "$nodes/node0/cpulist")"
+        assert_line --regexp '^node 0 access: (read bandwidth [0-9]+ MB/s.* \(HMAT\)|unknown \(no HMAT figures\))$'
+        assert_line --regexp '^node 0 memory tier: ([0-9]+|none \(no memory tiering\))$'
+        assert_line --regexp '^node 0 kind: (DRAM \(has CPUs\)|HBM .*)$'
         assert_line "node distances:"
         assert_line --regexp "^ +0:( +[0-9]+)+$"
     else
