@@ -10,7 +10,6 @@
 #include "../policy/report/report.h"
 #include "../policy/stats/threads.h"
 #include "../policy/tiers/cache.h"
-#include "../policy/tiers/shared.h"
 #include "export.h"
 
 static struct place_tier *by_name(const char *name)
@@ -38,11 +37,9 @@ static long long query(int op, struct place_tier *t, const struct place_placed_c
         return (long long)t->limit;
     default: /* PLACE_OP_QUERY_AVAILABLE */
         if (t->limit) {
-            /* a limit the node's processes share: what all of them leave */
-            struct place_shared_view node = {.in_use = s.bytes};
-            if (t->shared)
-                place_shared_view(t->shared, &node);
-            return node.in_use >= (int64_t)t->limit ? 0 : (long long)t->limit - node.in_use;
+            /* with scope = node, what every sharing process leaves */
+            int64_t held = t->shared ? place_tier_held(t) : s.bytes;
+            return held >= (int64_t)t->limit ? 0 : (long long)t->limit - held;
         }
         if (t->source && !t->unavailable && t->source->stats(t, &total, &free) == 0)
             return (long long)free;

@@ -40,6 +40,7 @@
 #include "fatal.h"
 #include "../policy/engine/blocks.h"
 #include "../policy/engine/shmem_path.h"
+#include "../policy/tiers/shared.h"
 #ifdef PLACE_HAVE_CUDA
 #include "../policy/engine/cuda_path.h"
 #include "../policy/tiers/mempools.h"
@@ -104,6 +105,9 @@ static void postfork_parent(void)
  * the policy says so. */
 static void postfork_child(void)
 {
+    /* first: the steps below give back other threads' cached blocks, which are the
+     * parent's still, in a limit the node's processes share */
+    place_shared_postfork_child();
     for (unsigned k = FORK_STEPS; k-- > 0;) {
         place_rank_drop(k);
         fork_table[k].child();

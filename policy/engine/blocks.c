@@ -23,7 +23,7 @@ void place_blocks_put(enum place_block_map m, const struct place_block *b)
 {
     struct entry *e = place_libc_malloc(sizeof *e);
     if (e) {
-        e->b = *b;
+        *e = (struct entry){.b = *b};
         place_lock(&lock, PLACE_RANK_BLOCKS);
         struct entry *old;
         HASH_FIND(hh, maps[m], &b->key, sizeof b->key, old);
@@ -67,26 +67,44 @@ bool place_blocks_find(enum place_block_map m, uint64_t key, struct place_block 
     return lookup(m, key, b, false);
 }
 
-bool place_blocks_map(uint64_t h, uint64_t va, size_t size)
+/* Takes mapping e out of the map: true, with its handle's block into *gone, when that was
+ * the last hold on a released handle (whose entry is then freed). Under the lock. */
+static bool unmapped(struct entry *e, struct place_block *gone, struct entry **free_too)
 {
-    struct entry *e = place_libc_malloc(sizeof *e), *handle, *old;
+    struct entry *handle = e->handle;
+    HASH_DEL(maps[PLACE_BLOCKS_CUDA_MAPS], e);
+    handle->mappings--;
+    *free_too = NULL;
+    if (!handle->released || handle->mappings)
+        return false;
+    *gone = handle->b;
+    *free_too = handle;
+    return true;
+}
+
+bool place_blocks_map(uint64_t h, uint64_t va, size_t size, struct place_block *gone)
+{
+    struct entry *e = place_libc_malloc(sizeof *e), *handle, *old, *freed = NULL;
     if (!e)
         return false;
     *e = (struct entry){.b = {.key = va, .usable = size}};
     place_lock(&lock, PLACE_RANK_BLOCKS);
     HASH_FIND(hh, maps[PLACE_BLOCKS_CUDA_HANDLES], &h, sizeof h, handle);
     HASH_FIND(hh, maps[PLACE_BLOCKS_CUDA_MAPS], &va, sizeof va, old);
-    /* an address mapped twice is the driver's to refuse: the first mapping stands */
-    bool mapped = handle && !old;
-    if (mapped) {
+    /* the driver mapped va anew: a mapping still there is one whose end libplace did not
+     * see (a context destroyed, a device reset) */
+    bool stale = old && unmapped(old, gone, &freed);
+    if (handle) {
         e->handle = handle;
         handle->mappings++;
         HASH_ADD(hh, maps[PLACE_BLOCKS_CUDA_MAPS], b.key, sizeof e->b.key, e);
     }
     place_unlock(&lock, PLACE_RANK_BLOCKS);
-    if (!mapped)
+    if (!handle)
         place_libc_free(e);
-    return mapped;
+    place_libc_free(old);
+    place_libc_free(freed);
+    return stale;
 }
 
 bool place_blocks_release(uint64_t h, struct place_block *gone)
@@ -108,7 +126,7 @@ bool place_blocks_release(uint64_t h, struct place_block *gone)
 
 bool place_blocks_unmap(uint64_t va, uint64_t end, uint64_t *next, struct place_block *gone)
 {
-    struct entry *e, *it, *safe, *handle = NULL;
+    struct entry *e, *it, *safe, *freed = NULL;
     place_lock(&lock, PLACE_RANK_BLOCKS);
     HASH_FIND(hh, maps[PLACE_BLOCKS_CUDA_MAPS], &va, sizeof va, e);
     if (!e) /* a gap in the range: the next mapping inside it, if any */
@@ -116,19 +134,11 @@ bool place_blocks_unmap(uint64_t va, uint64_t end, uint64_t *next, struct place_
             if (it->b.key > va && it->b.key < end && (!e || it->b.key < e->b.key))
                 e = it;
     *next = e ? e->b.key + e->b.usable : end;
-    if (e) {
-        HASH_DEL(maps[PLACE_BLOCKS_CUDA_MAPS], e);
-        handle = e->handle;
-        handle->mappings--;
-    }
-    bool freed = handle && handle->released && !handle->mappings;
-    if (freed)
-        *gone = handle->b;
+    bool last = e && unmapped(e, gone, &freed);
     place_unlock(&lock, PLACE_RANK_BLOCKS);
     place_libc_free(e);
-    if (freed)
-        place_libc_free(handle);
-    return freed;
+    place_libc_free(freed);
+    return last;
 }
 
 void place_blocks_prefork(void)

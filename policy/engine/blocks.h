@@ -44,8 +44,10 @@ bool place_blocks_take(enum place_block_map m, uint64_t key, struct place_block 
  * handle's block counts its mappings, and one released while mapped leaves the handle map
  * but lives on, held by its mappings.
  *
- * cuMemMap of handle h's block at address va for size bytes: false when h is not known. */
-bool place_blocks_map(uint64_t h, uint64_t va, size_t size);
+ * cuMemMap of handle h's block at address va for size bytes (h not known: nothing). A
+ * mapping still recorded at va is one whose end libplace did not see: it goes, and true,
+ * with its handle's block into *gone, says that was the last hold on a released handle. */
+bool place_blocks_map(uint64_t h, uint64_t va, size_t size, struct place_block *gone);
 
 /* cuMemRelease of handle h: true, with the block into *gone, when it is gone (no mapping
  * holds it); false when it lives on, or when h is not known. */

@@ -125,7 +125,7 @@ CUresult place_cuda_free(CUdeviceptr d, struct place_cu_call *c)
 static struct place_tier *tier_of(enum place_kind kind, int dev)
 {
     if (kind == PLACE_DEVICE)
-        return place_cuda_device_tier(dev);
+        return place_cuda_device_tier(dev < 0 ? place_ctx_device() : dev);
     for (struct place_tier **t = place_tiers + 1; *t; t++)
         if ((*t)->config && (*t)->config->kind == kind && !(*t)->unavailable)
             return *t;
@@ -190,7 +190,7 @@ bool place_cuda_fit(int dev, uint64_t *total, uint64_t *free)
                                : place_cuda_device_tier(dev < 0 ? place_ctx_device() : dev);
     if (!t || !t->limit)
         return false;
-    int64_t used = place_stats_bytes(t->stats);
+    int64_t used = place_tier_held(t);
     if (t->limit < *total)
         *total = t->limit;
     /* free plus what the program holds never exceeds total (PyTorch checks this) */

@@ -34,7 +34,9 @@ void place_vmm_release(CUmemGenericAllocationHandle h)
 
 void place_vmm_map(CUdeviceptr va, size_t size, CUmemGenericAllocationHandle h)
 {
-    place_blocks_map(h, va, size);
+    struct place_block gone;
+    if (place_blocks_map(h, va, size, &gone))
+        place_cuda_uncount(&gone);
 }
 
 void place_vmm_unmap(CUdeviceptr va, size_t size)

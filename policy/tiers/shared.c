@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../../config/policy.h"
+#include "../base/clock.h"
 #include "../base/fmt.h"
 #include "../base/futex.h"
 #include "../base/path.h"
@@ -31,6 +32,7 @@ struct region {
     pthread_mutex_t lock;  /* robust, shared between processes */
     int64_t in_use, peak;  /* in_use is the slots' sum */
     uint32_t used_slots;   /* slots [0, used_slots) may be taken */
+    int64_t reaped_ns;     /* when dead processes were last looked for */
     _Atomic uint32_t waiters, wake;
     struct slot slots[SLOTS];
 };
@@ -82,22 +84,34 @@ static void recount(struct region *r)
         r->in_use += r->slots[i].pid ? r->slots[i].bytes : 0;
 }
 
-static void lock(struct region *r)
+/* False when this thread holds the lock already: a signal handler that interrupted a
+ * reservation, and allocates or exits (the count cannot be touched then). */
+static bool lock(struct region *r)
 {
+    int rc = pthread_mutex_lock(&r->lock);
     /* a holder died inside: the slots are each whole, the count may not be */
-    if (pthread_mutex_lock(&r->lock) == EOWNERDEAD) {
+    if (rc == EOWNERDEAD) {
         recount(r);
         pthread_mutex_consistent(&r->lock);
     }
+    return rc != EDEADLK;
 }
 
-/* Frees the slots of processes that are gone: whether any held bytes. */
+/* Frees the slots of processes that are gone: whether any held bytes. At most every
+ * REAP_NS: it reads /proc for every slot, under the lock every sharing process waits on. */
+enum { REAP_NS = 100 * 1000 * 1000 };
+
 static bool reap(struct region *r)
 {
     bool freed = false;
+    int64_t now = place_now_ns();
+    if (now - r->reaped_ns < REAP_NS && r->reaped_ns)
+        return false;
+    r->reaped_ns = now;
+    pid_t self = getpid();
     for (uint32_t i = 0; i < r->used_slots; i++) {
         struct slot *s = &r->slots[i];
-        if (s->pid && !alive(s)) {
+        if (s->pid && s->pid != self && !alive(s)) {
             freed |= s->bytes > 0;
             r->in_use -= s->bytes;
             *s = (struct slot){0};
@@ -121,7 +135,8 @@ static struct slot *claim(struct region *r)
     pid_t pid = getpid();
     uint64_t start = start_time(pid);
     struct slot *free = NULL;
-    lock(r);
+    if (!lock(r))
+        return NULL;
     for (uint32_t i = 0; i < SLOTS; i++) {
         struct slot *s = &r->slots[i];
         if (s->pid == pid && s->start == start) {
@@ -131,7 +146,7 @@ static struct slot *claim(struct region *r)
         if (!s->pid && !free)
             free = s;
     }
-    if (!free && reap(r))
+    if (!free && (r->reaped_ns = 0, reap(r)))
         for (uint32_t i = 0; i < r->used_slots && !free; i++)
             free = r->slots[i].pid ? NULL : &r->slots[i];
     if (free) {
@@ -151,9 +166,16 @@ static void set_up(struct region *r)
     pthread_mutexattr_init(&a);
     pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
     pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ERRORCHECK);
     pthread_mutex_init(&r->lock, &a);
     pthread_mutexattr_destroy(&a);
     atomic_store(&r->mark, MARK);
+}
+
+/* Not strerror, which may take the locale lock and allocate (report/deliver.c). */
+static const char *errno_name(int e)
+{
+    return strerrorname_np(e) ? strerrorname_np(e) : "an unknown error";
 }
 
 /* The region's file, made or opened, checked and mapped: NULL, or why not into why. */
@@ -161,14 +183,14 @@ static struct region *open_region(const char *name, struct place_buf *why)
 {
     int fd = shm_open(name, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0) {
-        place_bprintf(why, "cannot open /dev/shm%s: %s", name, strerror(errno));
+        place_bprintf(why, "cannot open /dev/shm%s: %s", name, errno_name(errno));
         return NULL;
     }
     struct region *r = NULL;
     struct stat st;
     /* setting up is one process's at a time; a flock ends with its holder, however it ends */
     if (flock(fd, LOCK_EX) != 0 || fstat(fd, &st) != 0) {
-        place_bprintf(why, "cannot lock /dev/shm%s: %s", name, strerror(errno));
+        place_bprintf(why, "cannot lock /dev/shm%s: %s", name, errno_name(errno));
     } else if (st.st_uid != getuid() || (st.st_mode & 077)) {
         /* another user's file could count this one's memory as it likes */
         place_bprintf(why, "/dev/shm%s is not this user's alone (owner %u%s; remove it)", name,
@@ -176,11 +198,11 @@ static struct region *open_region(const char *name, struct place_buf *why)
     } else if (st.st_size != 0 && st.st_size != (off_t)sizeof *r) {
         place_bprintf(why, "/dev/shm%s was made by another libplace version (remove it)", name);
     } else if (st.st_size == 0 && ftruncate(fd, sizeof *r) != 0) {
-        place_bprintf(why, "cannot size /dev/shm%s: %s", name, strerror(errno));
+        place_bprintf(why, "cannot size /dev/shm%s: %s", name, errno_name(errno));
     } else if ((r = mmap(NULL, sizeof *r, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) ==
                MAP_FAILED) {
         r = NULL;
-        place_bprintf(why, "cannot map /dev/shm%s: %s", name, strerror(errno));
+        place_bprintf(why, "cannot map /dev/shm%s: %s", name, errno_name(errno));
     } else if (atomic_load(&r->mark) != MARK) {
         set_up(r);
     }
@@ -209,13 +231,26 @@ const char *place_shared_attach(struct place_tier *t)
     return NULL;
 }
 
+static bool room(const struct region *r, int64_t bytes, uint64_t limit)
+{
+    int64_t after;
+    return !__builtin_add_overflow(r->in_use, bytes, &after) &&
+           (!limit || (after >= 0 && (uint64_t)after <= limit));
+}
+
 bool place_shared_reserve(struct place_shared *s, int64_t bytes, uint64_t limit)
 {
     struct region *r = s->r;
-    lock(r);
-    bool fits = s->mine && (!limit || (uint64_t)r->in_use + (uint64_t)bytes <= limit);
-    if (!fits && s->mine && reap(r))
-        fits = (uint64_t)r->in_use + (uint64_t)bytes <= limit;
+    /* no node holds 8 EiB: a size_t of 2^63 or more arrives negative */
+    if (bytes < 0)
+        return false;
+    /* without a slot (past the process's end, or a child that found none) the process
+     * counts only for itself */
+    if (!s->mine)
+        return true;
+    if (!lock(r))
+        return false;
+    bool fits = room(r, bytes, limit) || (reap(r) && room(r, bytes, limit));
     if (fits) {
         s->mine->bytes += bytes;
         r->in_use += bytes;
@@ -229,15 +264,15 @@ bool place_shared_reserve(struct place_shared *s, int64_t bytes, uint64_t limit)
 void place_shared_release(struct place_shared *s, int64_t bytes)
 {
     struct region *r = s->r;
-    lock(r);
-    if (s->mine) {
-        /* a forked child's frees of what it inherited: its parent's, not its own */
-        int64_t given = bytes > s->mine->bytes ? s->mine->bytes : bytes;
-        s->mine->bytes -= given;
-        r->in_use -= given;
-        if (r->in_use > r->peak)
-            r->peak = r->in_use;
-    }
+    if (!s->mine || !lock(r))
+        return;
+    /* a forked child's frees of what it inherited are its parent's: taken from what it
+     * placed itself, down to 0 */
+    int64_t given = bytes > s->mine->bytes ? s->mine->bytes : bytes;
+    s->mine->bytes -= given;
+    r->in_use -= given;
+    if (r->in_use > r->peak)
+        r->peak = r->in_use;
     pthread_mutex_unlock(&r->lock);
     wake(r);
 }
@@ -279,9 +314,8 @@ void place_shared_end(void)
 {
     for (unsigned k = 0; k < PLACE_MAX_TIERS; k++) {
         struct place_shared *s = &shared[k];
-        if (!s->r || !s->mine)
+        if (!s->r || !s->mine || !lock(s->r))
             continue;
-        lock(s->r);
         s->r->in_use -= s->mine->bytes;
         *s->mine = (struct slot){0};
         s->mine = NULL;

@@ -9,8 +9,12 @@
  * block), and under it the count stays the slots' sum, even when a process dies holding
  * it (the lock is robust: the next holder recounts). A process that ends gives its slot
  * back; a killed one keeps it until a reservation finds no room, which first frees the
- * slots of processes that are gone. A forked child takes an empty slot: what it inherited
- * stays its parent's, and its frees of those count nothing (a slot never goes below 0). */
+ * slots of processes that are gone (by pid and start time, at most every 100 ms; pids
+ * must be of one namespace: containers that share /dev/shm across pid namespaces would
+ * see each other's processes as gone). A forked child takes an empty slot before anything
+ * else: what it inherited stays its parent's, and its frees of those are taken from what
+ * it placed itself, never below 0. Without a slot (past the process's end, or a child
+ * that found none free) a process counts for itself only. */
 #ifndef PLACE_SHARED_H
 #define PLACE_SHARED_H
 
@@ -46,7 +50,9 @@ void place_shared_view(const struct place_shared *s, struct place_shared_view *v
 /* Whether a process other than this one holds a slot (and so may free room). */
 bool place_shared_others(const struct place_shared *s);
 
-/* A forked child's own slot, empty; the end of the process: its slots given back. */
+/* A forked child's own slot, empty (the first thing it does: what it gives back of
+ * other threads' caches must not come from its parent's); the end of the process: its
+ * slots given back. */
 void place_shared_postfork_child(void);
 void place_shared_end(void);
 

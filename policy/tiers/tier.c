@@ -115,9 +115,18 @@ static void watermark(struct place_tier *t, int64_t after, size_t got)
                           t->allocator->reclaim(t, t->reclaim_to - room));
 }
 
+int64_t place_tier_held(const struct place_tier *t)
+{
+    if (!t->shared)
+        return place_stats_bytes(t->stats);
+    struct place_shared_view v;
+    place_shared_view(t->shared, &v);
+    return v.in_use;
+}
+
 void place_tier_commit_marks(struct place_tier *t, size_t got, bool force)
 {
-    int64_t after = place_stats_bytes(t->stats);
+    int64_t after = place_tier_held(t);
     if (t->reclaim_below)
         watermark(t, after, got);
     /* how far past the limit the node went is its peak's business (peak - limit) */
@@ -232,7 +241,6 @@ void place_tiers_restart(void)
         atomic_store(&(*t)->waiters, 0);
         atomic_store(&(*t)->wake, 0);
     }
-    place_shared_postfork_child();
 }
 
 void place_tiers_end(void)

@@ -235,9 +235,12 @@ static inline void place_tier_commit(struct place_tier *t, size_t got, bool forc
 void *place_glibc_alloc(const struct place_request *r);
 
 /* A forked child counts its own events from the fork (its bytes in use are its parent's
- * blocks, which it holds too), and takes slots of its own in the limits the node's
- * processes share. */
+ * blocks, which it holds too). */
 void place_tiers_restart(void);
+
+/* What counts against t's limit now: its bytes, or with scope = node every sharing
+ * process's together. */
+int64_t place_tier_held(const struct place_tier *t);
 
 /* The process ends: what it holds in limits the node's processes share is given back. */
 void place_tiers_end(void);

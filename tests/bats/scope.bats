@@ -110,6 +110,20 @@ print(n['node_scope'][f[6:]] if f.startswith('scope.') else n[f])" "$BATS_TEST_T
     for k in 0 1 2 3; do assert_line "parent block $k node=shared"; done
 }
 
+@test "a fork leaves the parent's count alone: other threads' cached blocks, which the child gives back, stay the parent's" {
+    cat >>"$BATS_TEST_TMPDIR/p.ini" <<'INI'
+[rule small]
+size = 1..4K
+to = shared, dram
+INI
+    run --separate-stderr placed "$PROGS/hold" 16M 1 10 forks
+    assert_success
+    local before
+    before=$(sed -n 's/^before forks holding, shared has \([0-9]*\) available$/\1/p' <<<"$output")
+    [ -n "$before" ]
+    [ "$(grep -c "^after a fork holding, shared has $before available\$" <<<"$output")" -eq 5 ]
+}
+
 @test "on_full = wait waits for room another process frees, woken across processes" {
     cat >>"$BATS_TEST_TMPDIR/p.ini" <<'INI'
 on_full = wait

@@ -5,9 +5,14 @@
  *       COUNT blocks of SIZE (K and M taken), each written, with the node that holds it
  *       (include/libplace.h) or the error; "holding" and what node "shared" has available
  *       to every process; then MS ms of sleep, the blocks freed, "done". With fork, a child
- *       then does the same with one block and ends before the parent frees its own.
+ *       then does the same with one block and ends before the parent frees its own. With
+ *       forks, a thread keeps small blocks cached (allocated and freed, 1000 bytes) while
+ *       the main thread forks five children that end at once, each fork followed by what
+ *       shared has available.
  * Output is line-buffered, so that a test can wait for "holding". */
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <libplace.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +49,43 @@ static void take(const char *who, void **p, size_t count, size_t size)
     }
 }
 
+static atomic_int cached;
+
+/* Small blocks freed into this thread's cache, which a forked child does not inherit. */
+static void *cacher(void *arg)
+{
+    (void)arg;
+    void *v[30];
+    for (int round = 0; round < 50; round++) {
+        for (int i = 0; i < 30; i++)
+            v[i] = malloc(1000);
+        for (int i = 0; i < 30; i++)
+            free(v[i]);
+    }
+    atomic_store(&cached, 1);
+    while (atomic_load(&cached) == 1)
+        usleep(1000);
+    return NULL;
+}
+
+static void forks(void)
+{
+    pthread_t t;
+    pthread_create(&t, NULL, cacher, NULL);
+    while (!atomic_load(&cached))
+        usleep(1000);
+    report("before forks");
+    for (int k = 0; k < 5; k++) {
+        pid_t pid = fork();
+        if (pid == 0)
+            _exit(0);
+        waitpid(pid, NULL, 0);
+        report("after a fork");
+    }
+    atomic_store(&cached, 2);
+    pthread_join(t, NULL);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4) {
@@ -56,6 +98,8 @@ int main(int argc, char **argv)
     void **p = calloc(count + 1, sizeof *p);
     take("parent", p, count, size);
     report("parent");
+    if (argc > 4 && strcmp(argv[4], "forks") == 0)
+        forks();
     if (argc > 4 && strcmp(argv[4], "fork") == 0) {
         pid_t pid = fork();
         if (pid == 0) {
