@@ -55,6 +55,35 @@ static void check_limits(struct place_policy *p, struct place_tier_config *t)
                            t->reclaim_target, t->reclaim_min, t->reclaim_min);
 }
 
+/* weighted_interleave and weights go together, and weights name the tier's nodes. */
+static void check_weights(struct place_policy *p, struct place_tier_config *t)
+{
+    /* seen: written, maybe wrongly (an error said so already); given: taken */
+    bool weighted = t->policy == PLACE_MPOL_WEIGHTED, seen = t->seen & 1u << PLACE_TKEY_WEIGHTS,
+         given = t->given & 1u << PLACE_TKEY_WEIGHTS;
+    uint64_t named = 0;
+    for (unsigned n = 0; n < 64; n++)
+        named |= (uint64_t)(t->weights[n] != 0) << n;
+    if (weighted && t->kind != PLACE_NUMA)
+        place_policy_error(p, &t->key_at[PLACE_TKEY_POLICY],
+                           "policy = weighted_interleave: it is a numa tier's; expected bind, "
+                           "bind_all, preferred or interleave for an %s tier",
+                           place_kind_name(t->kind));
+    else if (weighted && !seen)
+        place_policy_error(p, &t->key_at[PLACE_TKEY_POLICY],
+                           "policy = weighted_interleave has no weights; expected weights = "
+                           "NODE:WEIGHT,..., as 0:3,1:1, or weights = bandwidth");
+    else if (given && !weighted)
+        place_policy_error(p, &t->key_at[PLACE_TKEY_WEIGHTS],
+                           "weights: only policy = weighted_interleave weighs nodes; expected "
+                           "policy = weighted_interleave too");
+    else if (given && !t->weights_bandwidth && t->given & 1u << PLACE_TKEY_NODES &&
+             named != t->nodes)
+        place_policy_error(p, &t->key_at[PLACE_TKEY_WEIGHTS],
+                           "weights: they must name exactly the tier's nodes; expected a "
+                           "NODE:WEIGHT for each node of nodes = and no other");
+}
+
 static void check_tier(struct place_policy *p, struct place_tier_config *t)
 {
     enum place_kind kind;
@@ -80,6 +109,7 @@ static void check_tier(struct place_policy *p, struct place_tier_config *t)
     if (t->kind == PLACE_NUMA && t->declared && !(t->seen & 1u << PLACE_TKEY_NODES))
         place_policy_error(p, &t->at, "[tier %s] has no nodes; expected nodes = LIST, as 1 or 2-3",
                            t->name);
+    check_weights(p, t);
     if (t->kind == PLACE_NUMA && t->policy == PLACE_MPOL_BIND_ALL)
         place_policy_error(p, &t->key_at[PLACE_TKEY_POLICY],
                            "policy = bind_all: bind_all is hbw's; expected bind, preferred or "

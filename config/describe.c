@@ -17,7 +17,8 @@ static const char *const on_error_names[] = {"abort", "passthrough"};
  * need not know it (policy.h: preferred for hbw, bind for numa). */
 static const char *place_mempolicy_name(const struct place_tier_config *t)
 {
-    static const char *const names[] = {NULL, "bind", "bind_all", "preferred", "interleave"};
+    static const char *const names[] = {NULL,         "bind",       "bind_all",
+                                        "preferred",  "interleave", "weighted_interleave"};
     if (t->policy != PLACE_MPOL_DEFAULT)
         return names[t->policy];
     return t->kind == PLACE_HBW ? "preferred" : "bind";
@@ -30,6 +31,22 @@ static void place_describe_nodes(struct place_json *j, uint64_t mask)
         if (mask >> n & 1)
             place_json_uint(j, NULL, n);
     place_json_close(j, ']');
+}
+
+/* weighted_interleave: {"NODE": WEIGHT, ...}, or "bandwidth". */
+static void place_describe_weights(struct place_json *j, const struct place_tier_config *t)
+{
+    if (t->weights_bandwidth) {
+        place_json_str(j, "weights", "bandwidth");
+        return;
+    }
+    place_json_open(j, "weights", '{');
+    for (unsigned n = 0; n < 64; n++) {
+        char key[4] = {(char)('0' + n / 10), (char)('0' + n % 10)};
+        if (t->weights[n])
+            place_json_uint(j, n < 10 ? key + 1 : key, t->weights[n]);
+    }
+    place_json_close(j, '}');
 }
 
 /* managed tiers: null when the driver decides where the memory lives. */
@@ -83,6 +100,9 @@ static void place_describe_tier_key(struct place_json *j, const struct place_tie
     case PLACE_TKEY_RECLAIM_TARGET:
         place_json_uint(j, key, t->reclaim_target);
         break;
+    case PLACE_TKEY_WEIGHTS:
+        place_describe_weights(j, t);
+        break;
     case PLACE_TKEY_SCOPE:
         place_json_str(j, key, t->scope == PLACE_SCOPE_NODE ? "node" : "process");
         break;
@@ -110,7 +130,8 @@ static void place_describe_tier(struct place_json *j, const struct place_tier_co
     place_json_str(j, "kind", place_kind_name(t->kind));
     place_json_bool(j, "declared", t->declared);
     for (int k = PLACE_TKEY_KIND + 1; place_tier_keys[k].name; k++)
-        if (place_tier_keys[k].kinds & 1u << t->kind)
+        if (place_tier_keys[k].kinds & 1u << t->kind &&
+            (k != PLACE_TKEY_WEIGHTS || t->policy == PLACE_MPOL_WEIGHTED))
             place_describe_tier_key(j, t, k);
     /* where the tier and each key it was given came from: placerun --check's warnings
      * about this machine point there */

@@ -288,7 +288,8 @@ SIZE_KEY(set_limit, struct place_tier_config, limit)
 static bool set_policy(struct place_policy *p, void *o, const char *v, struct place_buf *why)
 {
     (void)p;
-    static const char *const words[] = {"bind", "bind_all", "preferred", "interleave", NULL};
+    static const char *const words[] = {"bind", "bind_all", "preferred", "interleave",
+                                        "weighted_interleave", NULL};
     int k;
     if (!place_value_word(v, words, &k, why))
         return false;
@@ -311,6 +312,13 @@ UINT_KEY(set_chunk_growth, struct place_tier_config, chunk_growth, 1, 16)
 UINT_KEY(set_reclaim_min, struct place_tier_config, reclaim_min, 0, 100)
 UINT_KEY(set_reclaim_target, struct place_tier_config, reclaim_target, 0, 100)
 WORD_KEY(set_scope, struct place_tier_config, scope, "process", "node")
+
+static bool set_weights(struct place_policy *p, void *o, const char *v, struct place_buf *why)
+{
+    (void)p;
+    struct place_tier_config *t = o;
+    return place_value_weights(v, t->weights, &t->weights_bandwidth, why);
+}
 
 static bool set_location(struct place_policy *p, void *o, const char *v, struct place_buf *why)
 {
@@ -354,6 +362,7 @@ const struct place_key place_tier_keys[] = {
     {"reclaim_min", set_reclaim_min, "RECLAIM_MIN", PLACE_ALL_KINDS & ~KIND(SYMMETRIC)},
     {"reclaim_target", set_reclaim_target, "RECLAIM_TARGET", PLACE_ALL_KINDS & ~KIND(SYMMETRIC)},
     {"scope", set_scope, "SCOPE", PLACE_ALL_KINDS},
+    {"weights", set_weights, "WEIGHTS", KIND(NUMA)},
     {NULL, NULL, NULL, 0},
 };
 

@@ -38,6 +38,7 @@ enum {
     PLACE_TKEY_RECLAIM_MIN,
     PLACE_TKEY_RECLAIM_TARGET,
     PLACE_TKEY_SCOPE,
+    PLACE_TKEY_WEIGHTS,
 };
 
 /* Indexes into place_rule_keys. */

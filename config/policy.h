@@ -55,6 +55,7 @@ enum place_mempolicy {
     PLACE_MPOL_BIND_ALL,
     PLACE_MPOL_PREFERRED,
     PLACE_MPOL_INTERLEAVE,
+    PLACE_MPOL_WEIGHTED, /* interleave in the ratio of `weights` */
 };
 
 enum place_pagesize { PLACE_PAGE_4K, PLACE_PAGE_2M, PLACE_PAGE_THP };
@@ -99,6 +100,8 @@ struct place_tier_config {
     int location;                         /* managed: -2 the driver decides, -1 host, N device N */
     unsigned reclaim_min, reclaim_target; /* watermarks, percent of limit as free room */
     enum place_scope scope;
+    uint8_t weights[64];    /* policy = weighted_interleave: each node's share, 0: none */
+    bool weights_bandwidth; /* weights = bandwidth: the firmware's read bandwidths instead */
     struct place_origin at;
     uint32_t given;                 /* bit k: key k of the tier table was set */
     uint32_t seen;                  /* bit k: key k was written, maybe wrongly */

@@ -124,6 +124,11 @@ bool place_value_uint(const char *s, unsigned lo, unsigned hi, unsigned *out, st
     return true;
 }
 
+struct weights {
+    uint8_t *out;
+    struct place_buf *why;
+};
+
 #define NODES_EXPECTED                                                                         \
     "expected node numbers from 0 to 63 and ranges, as 1 or 2-3 or 0,2-3, or all; !LIST for "  \
     "all but LIST, +LIST for nodes counted among those this process may use (numactl's syntax)"
@@ -396,5 +401,53 @@ bool place_value_duration(const char *s, unsigned *ms, struct place_buf *why)
         return false;
     }
     *ms = (unsigned)(n * scale);
+    return true;
+}
+
+#define WEIGHTS_EXPECTED                                                                       \
+    "expected NODE:WEIGHT pairs, as 0:3,1:1 (nodes 0 to 63, weights 1 to 255), or bandwidth"
+
+static bool weight(void *arg, const char *field)
+{
+    struct weights *w = arg;
+    unsigned node, share;
+    const char *colon = strchr(field, ':');
+    char n[8];
+    struct place_buf quiet = PLACE_BUF((char[8]){0});
+    if (!colon || (size_t)(colon - field) >= sizeof n) {
+        place_bprintf(w->why, "'%.64s' is not NODE:WEIGHT; " WEIGHTS_EXPECTED, field);
+        return false;
+    }
+    memcpy(n, field, (size_t)(colon - field));
+    n[colon - field] = 0;
+    if (!place_value_uint(n, 0, 63, &node, &quiet) ||
+        !place_value_uint(colon + 1, 1, 255, &share, &quiet)) {
+        place_bprintf(w->why, "'%.64s' is not NODE:WEIGHT; " WEIGHTS_EXPECTED, field);
+        return false;
+    }
+    if (w->out[node]) {
+        place_bprintf(w->why, "node %u is weighed twice; " WEIGHTS_EXPECTED, node);
+        return false;
+    }
+    w->out[node] = (uint8_t)share;
+    return true;
+}
+
+bool place_value_weights(const char *s, uint8_t w[64], bool *bandwidth, struct place_buf *why)
+{
+    uint8_t out[64] = {0};
+    *bandwidth = strcmp(s, "bandwidth") == 0;
+    if (*bandwidth) {
+        memset(w, 0, 64);
+        return true;
+    }
+    if (!*s) {
+        place_bprintf(why, "no weights; " WEIGHTS_EXPECTED);
+        return false;
+    }
+    struct weights ws = {out, why};
+    if (!place_value_split(s, ',', weight, &ws))
+        return false;
+    memcpy(w, out, 64);
     return true;
 }

@@ -23,6 +23,8 @@ bool place_value_uint(const char *s, unsigned lo, unsigned hi, unsigned *out,
 /* A duration in milliseconds: a number with a unit, ms or s ("500ms", "2s"). */
 bool place_value_duration(const char *s, unsigned *ms, struct place_buf *why);
 bool place_value_nodes(const char *s, uint64_t *mask, struct place_buf *why);
+/* NODE:WEIGHT[,NODE:WEIGHT...] (weights 1 to 255) into w, or "bandwidth". */
+bool place_value_weights(const char *s, uint8_t w[64], bool *bandwidth, struct place_buf *why);
 bool place_value_name(const char *s, char out[PLACE_NAME_MAX], struct place_buf *why);
 bool place_value_pattern(const char *s, struct place_pattern *out, struct place_buf *why);
 

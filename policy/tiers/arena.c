@@ -43,6 +43,12 @@ static int create(struct place_arena *a, struct place_tier *t, size_t want,
         *why = "the bookkeeping of its blocks could not be mapped";
         return -1;
     }
+    if (spec && spec->weights) { /* the range's interleave stays the small blocks' */
+        a->stripes.origin = a->extents.lo;
+        memcpy(a->stripes.weights, spec->weights, sizeof a->stripes.weights);
+        a->extents.fresh = place_numa_stripe;
+        a->extents.fresh_arg = &a->stripes;
+    }
     place_cache_caps(t->limit, a->slabs.caps);
     if (place_owner_add(p, len, t) != 0) {
         *why = "libplace's table of owned ranges is full";

@@ -26,6 +26,7 @@ struct place_arena {
     struct place_extents extents; /* the second: larger ones */
     void *_Atomic deferred;       /* blocks freed inside libplace (place_arena_defer) */
     struct place_binding binding; /* its pages' NUMA policy; nodes 0: the kernel's choice */
+    struct place_stripes stripes; /* weighted interleave: the large blocks' pages */
 };
 
 /* What an arena's range is: by default (spec NULL, or zero fields) as much address space
@@ -37,6 +38,7 @@ struct place_arena_spec {
     const struct place_binding *binding;
     size_t len;
     int flags;
+    const uint8_t *weights; /* weighted interleave: the large blocks' pages in stripes */
 };
 
 /* Sets up an arena for tier t (its state), registered as t's range: what the source of

@@ -1,9 +1,11 @@
 #include "binding.h"
 
+#include <fcntl.h>
 #include <numa.h>
 #include <numaif.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "../base/fmt.h"
 #include "../base/lib.h"
@@ -57,6 +59,7 @@ int place_numa_mode(enum place_mempolicy policy, uint64_t nodes)
     case PLACE_MPOL_PREFERRED:
         return nodes & (nodes - 1) ? MPOL_PREFERRED_MANY : MPOL_PREFERRED;
     case PLACE_MPOL_INTERLEAVE:
+    case PLACE_MPOL_WEIGHTED: /* the small blocks; the stripes bind the large ones' pages */
         return MPOL_INTERLEAVE;
     default: /* bind and bind_all, numa's default */
         return MPOL_BIND;
@@ -71,6 +74,65 @@ const char *place_numa_bind(void *lo, size_t len, const struct place_binding *b,
         return "mbind refused the tier's nodes and policy";
     if (b && b->thp && madvise(lo, len, MADV_HUGEPAGE) != 0)
         return "madvise(MADV_HUGEPAGE) failed: transparent huge pages are off in this kernel";
+    return NULL;
+}
+
+void place_numa_stripe(void *stripes, char *lo, size_t len)
+{
+    const struct place_stripes *st = stripes;
+    unsigned period = 0;
+    for (unsigned n = 0; n < 64; n++)
+        period += st->weights[n];
+    char *end = lo + len;
+    while (lo < end && period) {
+        /* the stripe lo is in, its place in its period, and the node whose turn it is */
+        size_t stripe = (size_t)(lo - st->origin) / PLACE_STRIPE;
+        unsigned at = (unsigned)(stripe % period), node = 0, from = 0;
+        while (from + st->weights[node] <= at)
+            from += st->weights[node++];
+        /* the node's stripes in a row, to the end of its turn */
+        char *to = st->origin + (stripe - (at - from) + st->weights[node]) * PLACE_STRIPE;
+        if (to > end)
+            to = end;
+        unsigned long mask = 1ul << node;
+        /* a stripe the kernel refused keeps the range's interleave */
+        nl.mbind(lo, (size_t)(to - lo), MPOL_PREFERRED, &mask, sizeof mask * 8 + 1, 0);
+        lo = to;
+    }
+}
+
+const char *place_numa_bandwidth_weights(uint64_t nodes, uint8_t weights[64], char *why,
+                                         size_t cap)
+{
+    uint64_t bw[64] = {0}, least = UINT64_MAX;
+    for (unsigned n = 0; n < 64; n++) {
+        if (!(nodes >> n & 1))
+            continue;
+        char path[96], text[32] = "";
+        snprintf(path, sizeof path,
+                 "/sys/devices/system/node/node%u/access0/initiators/read_bandwidth", n);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        ssize_t got = fd >= 0 ? read(fd, text, sizeof text - 1) : -1;
+        if (fd >= 0)
+            close(fd);
+        text[got > 0 ? got : 0] = 0;
+        for (char *c = text; *c >= '0' && *c <= '9'; c++)
+            bw[n] = bw[n] * 10 + (uint64_t)(*c - '0');
+        if (!bw[n]) {
+            snprintf(why, cap,
+                     "weights = bandwidth: the firmware gives node %u no read bandwidth (ACPI "
+                     "HMAT; placerun --tiers shows what it gives); expected weights = "
+                     "NODE:WEIGHT,... instead",
+                     n);
+            return why;
+        }
+        if (bw[n] < least)
+            least = bw[n];
+    }
+    for (unsigned n = 0; n < 64; n++) {
+        uint64_t w = (bw[n] + least / 2) / (least ? least : 1);
+        weights[n] = (uint8_t)(!bw[n] ? 0 : w < 1 ? 1 : w > 255 ? 255 : w);
+    }
     return NULL;
 }
 

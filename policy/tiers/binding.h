@@ -21,6 +21,24 @@ struct place_binding {
 
 int place_numa_mode(enum place_mempolicy policy, uint64_t nodes);
 
+/* A weighted interleave's stripes (policy = weighted_interleave): in every period of
+ * sum(weights) stripes of PLACE_STRIPE bytes, counted from origin, node n takes weights[n]
+ * stripes in a row. */
+enum { PLACE_STRIPE = 2 << 20 };
+struct place_stripes {
+    char *origin;
+    uint8_t weights[64];
+};
+
+/* Binds [lo, lo + len) stripe by stripe, each stripe preferring its node (the kernel
+ * takes another when it is full, as it does for interleave): the extents' fresh hook. */
+void place_numa_stripe(void *stripes, char *lo, size_t len);
+
+/* The weights of nodes from the firmware's read bandwidth (HMAT), each node's bandwidth
+ * over the least one's, rounded (1 to 255): NULL, or why not (a node without a figure). */
+const char *place_numa_bandwidth_weights(uint64_t nodes, uint8_t weights[64], char *why,
+                                         size_t cap);
+
 /* Binds [lo, lo + len) as b says (b NULL: back to the process's default policy); with
  * move, pages already touched move to b's nodes. NULL, or why it failed. */
 const char *place_numa_bind(void *lo, size_t len, const struct place_binding *b, bool move);

@@ -33,6 +33,8 @@ int place_extents_init(struct place_extents *e, void *lo, size_t len, size_t uni
     e->keep = PLACE_KEEP_MIN / unit;
     e->keep_pages = keep_pages;
     e->run = run;
+    e->fresh = NULL;
+    e->fresh_to = 0;
     return 0;
 }
 
@@ -44,6 +46,21 @@ static unsigned bin_of(uint32_t pages)
 static char *page(const struct place_extents *e, uint32_t i)
 {
     return e->lo + (size_t)i * e->unit;
+}
+
+/* The top rises to top, the pages on the way through fresh first. */
+static void rise(struct place_extents *e, uint32_t top)
+{
+    const uint32_t batch = (uint32_t)(((size_t)64 << 20) / e->unit);
+    if (e->fresh && top > e->fresh_to) {
+        uint64_t to = ((uint64_t)top + batch - 1) / batch * batch;
+        if (to > e->npages)
+            to = e->npages;
+        e->fresh(e->fresh_arg, e->lo + (size_t)e->fresh_to * e->unit,
+                 (size_t)(to - e->fresh_to) * e->unit);
+        e->fresh_to = (uint32_t)to;
+    }
+    e->top = top;
 }
 
 /* p is the start of a run handed out, below the top. */
@@ -187,7 +204,7 @@ void *place_extents_take(struct place_extents *e, size_t bytes, size_t align, bo
         /* find saw no free run that holds the block, the one at the top included: the
          * top only rises (below it, pages may hold old bytes) */
         PLACE_ASSERT(j + n > e->top);
-        e->top = j + n;
+        rise(e, j + n);
         tag(e, j, n, RUN_USED);
         if (j > from) /* the pages skipped to align: a free run */
             release(e, from, j - from, state);
@@ -250,7 +267,7 @@ bool place_extents_grow(struct place_extents *e, void *p, size_t bytes)
     } else if (j + len == e->top && (uint64_t)i + want <= e->npages) { /* and the top */
         if (len)
             unlist(e, j);
-        e->top = i + want;
+        rise(e, i + want);
         tag(e, i, want, RUN_USED);
         e->used += want - n;
         grown = true;

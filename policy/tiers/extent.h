@@ -50,6 +50,12 @@ struct place_extents {
     size_t used;      /* pages of runs handed out */
     bool keep_pages;  /* hugetlb: pages are not given back */
     struct place_page_run *run; /* one per page */
+    /* optional: called (under the lock) for each stretch of pages the top is about to
+     * reach, before any is handed out, 64 MiB at a time: the NUMA binding of a weighted
+     * interleave, which costs a mapping per stripe and so is set as the range is used */
+    void (*fresh)(void *arg, char *lo, size_t len);
+    void *fresh_arg;
+    uint32_t fresh_to; /* pages below it have been through fresh */
 };
 
 /* Sets e up over [lo, lo + len) in pages of unit bytes (keep_pages: never given back).

@@ -1,9 +1,13 @@
-/* numa: explicit NUMA nodes, with bind, preferred or interleave (libnuma's meaning).
+/* numa: explicit NUMA nodes, with bind, preferred or interleave (libnuma's meaning), or
+ * weighted_interleave: the large blocks' pages in 2 MiB stripes, each node taking its
+ * weight's share of them in turn (tiers/binding.h); the small blocks interleaved.
  *
  * The source of an arena (tiers/arena.h) whose whole range is mbind()ed to the tier's nodes before
  * any block is carved out of it (tiers/binding.h), so every page a block touches is
  * placed by the kernel under that policy, and the tier's blocks are told apart by
  * address. */
+#include <string.h>
+
 #include "../../config/policy.h"
 #include "arena.h"
 #include "binding.h"
@@ -18,7 +22,16 @@ static int numa_init(struct place_tier *t)
     }
     const struct place_tier_config *c = t->config;
     struct place_binding b = {place_numa_mode(c->policy, c->nodes), c->nodes, false};
-    return place_arena_tier(t, &(struct place_arena_spec){.binding = &b});
+    uint8_t weights[64];
+    memcpy(weights, c->weights, sizeof weights);
+    if (c->policy == PLACE_MPOL_WEIGHTED && c->weights_bandwidth &&
+        (problem = place_numa_bandwidth_weights(c->nodes, weights, t->reason, sizeof t->reason))) {
+        t->unavailable = problem;
+        return -1;
+    }
+    return place_arena_tier(
+        t, &(struct place_arena_spec){
+               .binding = &b, .weights = c->policy == PLACE_MPOL_WEIGHTED ? weights : NULL});
 }
 
 const struct place_source place_numa_source = {

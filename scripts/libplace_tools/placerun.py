@@ -25,6 +25,7 @@ EXIT_NOTFOUND = 127
 
 USAGE = (
     "usage: placerun [-p POLICY|-] [-r REPORT] [--rule RULE]... [--membind|--preferred|--interleave=NODES] "
+    "[--weighted-interleave=NODE:WEIGHT,...] "
     "[--hbw] [--pinned] [--dry-run[=fold]] [--verify] [--profile] [--lib PATH] [--] PROGRAM [ARGS...] | "
     "placerun --check POLICY | placerun --tiers [--json] [-p POLICY] (placerun --help for more)"
 )
@@ -85,6 +86,10 @@ one-liners, in numactl's words (each an inline rule, tried in the order given wi
   --membind=NODES[:WINDOW]     to a numa tier on NODES, policy bind
   --preferred=NODES[:WINDOW]   to a numa tier on NODES, policy preferred
   --interleave=NODES[:WINDOW]  to a numa tier on NODES, policy interleave
+  --weighted-interleave=NODE:WEIGHT,...[:WINDOW]
+                        to a numa tier on those nodes, each taking its weight's share of
+                        the pages (policy weighted_interleave; numactl 2.0.19's
+                        --weighted-interleave, on any kernel)
                         NODES as numactl writes them: 1, 0-2, 0,2, all, !LIST (all but
                         LIST), +LIST (counted among the nodes this process may use).
                         The tier is called membind, preferred or interleave (membind2,
@@ -148,7 +153,8 @@ class Options:
 
 
 # numactl's options: each a numa tier of that policy on the nodes, and a rule to it
-NUMA_ONE_LINERS = {"--membind": "bind", "--preferred": "preferred", "--interleave": "interleave"}
+NUMA_ONE_LINERS = {"--membind": "bind", "--preferred": "preferred", "--interleave": "interleave",
+                   "--weighted-interleave": "weighted_interleave"}
 # the tier each optional-window one-liner sends its window to, dram behind it
 TIER_ONE_LINERS = {"--hbw": "hbw", "--pinned": "pinned"}
 
@@ -174,17 +180,29 @@ def rule_name(o, base):
 
 
 def add_numa(o, option, value):
-    """--membind=NODES[:MIN..MAX] and its kind: a numa tier and a rule of one name."""
-    nodes, _, window = value.partition(":")
+    """--membind=NODES[:MIN..MAX] and its kind: a numa tier and a rule of one name;
+    --weighted-interleave=NODE:WEIGHT,...[:MIN..MAX] names its nodes by their weights."""
+    weighted = option == "--weighted-interleave"
+    if weighted:
+        # the weights have colons of their own: a window is the part after the last one
+        head, _, tail = value.rpartition(":")
+        weights, window = (head, tail) if ".." in tail else (value, "")
+        nodes = ",".join(w.partition(":")[0] for w in weights.split(","))
+        example = f"{option}=0:3,1:1 or {option}=0:3,1:1:1M.."
+    else:
+        nodes, _, window = value.partition(":")
+        example = f"{option}=1 or {option}=0-1:1M.."
     if not nodes:
-        usage_error(f"{option} needs nodes, as {option}=1 or {option}=0-1:1M..")
-    if any(c in nodes for c in " \t\n;="):
-        usage_error(f"{option}: {nodes!r} is not a node list; expected numactl's syntax, as 1, 0-2, all, !0 or +1")
-    name = rule_name(o, option[2:])
+        usage_error(f"{option} needs nodes, as {example}")
+    if any(c in value for c in " \t\n;="):
+        usage_error(f"{option}: {value!r} is not a node list; expected numactl's syntax, as {example}")
+    name = rule_name(o, option[2:].replace("-", "_"))
     words = window_words(window, option)
     var = name.upper()
     o.tiers_env.update({f"LIBPLACE_KIND_{var}": "numa", f"LIBPLACE_NODES_{var}": nodes,
                         f"LIBPLACE_POLICY_{var}": NUMA_ONE_LINERS[option]})
+    if weighted:
+        o.tiers_env[f"LIBPLACE_WEIGHTS_{var}"] = weights
     o.rules.append(f"name={name}{words} to={name}")
 
 

@@ -115,6 +115,30 @@ tier_policy() {
     grep -Eq '^libplace: far +2 +2 +0 ' "$BATS_TEST_TMPDIR/limited.report"
 }
 
+@test "weighted interleave: weights = 0:3,1:1 puts 75% of a 256 MiB block's pages on node 0; weights = bandwidth follows HMAT" {
+    tier_policy weighted far "kind = numa" "nodes = 0-1" "policy = weighted_interleave" "weights = 0:3,1:1"
+    tier_policy bandwidth far "kind = numa" "nodes = 0-1" "policy = weighted_interleave" "weights = bandwidth"
+    run vm --hmat --share "$BATS_TEST_TMPDIR" -- sh -c '
+        cd "$1"
+        for p in weighted bandwidth; do
+            echo "$p:"
+            LD_PRELOAD="$2" LIBPLACE_POLICY=$p.ini /usr/bin/python3 "$3" 1 256
+        done
+        echo "one-liner:"
+        "$4" --lib "$2" --weighted-interleave=0:1,1:3:4M.. -- /usr/bin/python3 "$3" 1 64' \
+        sh "$BATS_TEST_TMPDIR" "$LIB" "$BATS_TEST_DIRNAME/where.py" "$REPO/scripts/placerun"
+    assert_success
+    # the share of node $2 in section $1's buffer, in percent
+    share() {
+        sed -n "/^$1:/{n;p}" <<<"$output" |
+            awk -F'[ ,]+' -v node="$2" '{for (i = 3; i + 2 <= NF; i += 3) {t += $(i + 2); if ($(i + 1) == node) n = $(i + 2)}} END {printf "%d\n", t ? 100 * n / t : -1}'
+    }
+    # 75% +- 3 on node 0; HMAT gives node 1 ten times node 0's bandwidth: 10/11 of it there
+    (($(share weighted 0) >= 72 && $(share weighted 0) <= 78))
+    (($(share bandwidth 1) >= 88 && $(share bandwidth 1) <= 94))
+    (($(share one-liner 1) >= 72 && $(share one-liner 1) <= 78))
+}
+
 @test "placerun's numactl one-liners: the kernel holds the pages where numactl's words say" {
     export PLACERUN LIB WHERE=$BATS_TEST_DIRNAME/where.py
     run vm -- sh -c '

@@ -537,6 +537,28 @@ LIBPLACE_POLICY_MEMBIND2=bind
 LIBPLACE_POLICY_MEMBIND=bind"
 }
 
+@test "--weighted-interleave: the weights' nodes, the weights and the window; --check warns of a node this machine lacks" {
+    run --separate-stderr "$PLACERUN" --weighted-interleave=0:5,1:1:64M.. --weighted-interleave=0:1 -- /usr/bin/env
+    assert_success
+    output=$(sed -n 's/^LIBPLACE_RULES=//p' <<<"$output"; grep '^LIBPLACE_[KNPW]' <<<"$output" | LC_ALL=C sort)
+    assert_output "name=weighted_interleave size=64M.. to=weighted_interleave; name=weighted_interleave2 to=weighted_interleave2
+LIBPLACE_KIND_WEIGHTED_INTERLEAVE2=numa
+LIBPLACE_KIND_WEIGHTED_INTERLEAVE=numa
+LIBPLACE_NODES_WEIGHTED_INTERLEAVE2=0
+LIBPLACE_NODES_WEIGHTED_INTERLEAVE=0,1
+LIBPLACE_POLICY_WEIGHTED_INTERLEAVE2=weighted_interleave
+LIBPLACE_POLICY_WEIGHTED_INTERLEAVE=weighted_interleave
+LIBPLACE_WEIGHTS_WEIGHTED_INTERLEAVE2=0:1
+LIBPLACE_WEIGHTS_WEIGHTED_INTERLEAVE=0:5,1:1"
+    one_plain_node
+    run --separate-stderr "$PLACERUN" --check --weighted-interleave=0:5,7:1
+    assert_success
+    assert_equal "${stderr_lines[1]}" "placerun: LIBPLACE_NODES_WEIGHTED_INTERLEAVE=0,7: warning: tier weighted_interleave: node 7 not on this machine (it has node 0)"
+    run --separate-stderr "$PLACERUN" --weighted-interleave=0:x -- /bin/true
+    assert_equal "$status" 125
+    assert_equal "${stderr_lines[0]}" "libplace: LIBPLACE_WEIGHTS_WEIGHTED_INTERLEAVE=0:x: '0:x' is not NODE:WEIGHT; expected NODE:WEIGHT pairs, as 0:3,1:1 (nodes 0 to 63, weights 1 to 255), or bandwidth"
+}
+
 @test "--membind places for real: the window's blocks in the numa tier, every resident page on node 0" {
     run --separate-stderr "$PLACERUN" --membind=0:64K.. --verify -r "$BATS_TEST_TMPDIR/r.json" -- \
         $PY -c '

@@ -1,10 +1,11 @@
-# Allocates COUNT buffers of 8 MiB (COUNT from argv, default 1), touches every page and
-# prints on which NUMA nodes the kernel holds them, per buffer, as move_pages says:
-# "buffer 0: node 1 2048" (node, pages). Run under libplace in scripts/numa-vm.
+# Allocates COUNT buffers of MIB MiB (where.py [COUNT [MIB]]: 1 and 8 by default), touches
+# every page and prints on which NUMA nodes the kernel holds them, per buffer, as
+# move_pages says: "buffer 0: node 1 2048" (node, pages). Run under libplace in
+# scripts/numa-vm.
 import ctypes
 import sys
 
-SIZE, PAGE = 8 << 20, 4096
+SIZE, PAGE = (int(sys.argv[2]) if len(sys.argv) > 2 else 8) << 20, 4096
 numa = ctypes.CDLL("libnuma.so.1")
 numa.numa_move_pages.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_void_p,
                                  ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int]

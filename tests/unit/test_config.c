@@ -331,6 +331,24 @@ static const struct policy_case invalid[] = {
     {"watermarks without a limit", "[tier c]\nkind = dram\nreclaim_min = 10\n",
      .error = "t.ini:3: [tier c] has watermarks but no limit; expected limit = SIZE, as "
               "reclaim_min and reclaim_target are percentages of it"},
+    {"weights without weighted_interleave", "[tier far]\nkind = numa\nnodes = 0-1\nweights = 0:3,1:1\n",
+     .error = "t.ini:4: weights: only policy = weighted_interleave weighs nodes; expected "
+              "policy = weighted_interleave too"},
+    {"weighted_interleave without weights",
+     "[tier far]\nkind = numa\nnodes = 0-1\npolicy = weighted_interleave\n",
+     .error = "t.ini:4: policy = weighted_interleave has no weights; expected weights = "
+              "NODE:WEIGHT,..., as 0:3,1:1, or weights = bandwidth"},
+    {"weights of other nodes than the tier's",
+     "[tier far]\nkind = numa\nnodes = 0-1\npolicy = weighted_interleave\nweights = 0:3,2:1\n",
+     .error = "t.ini:5: weights: they must name exactly the tier's nodes; expected a NODE:WEIGHT "
+              "for each node of nodes = and no other"},
+    {"a weight out of range",
+     "[tier far]\nkind = numa\nnodes = 0\npolicy = weighted_interleave\nweights = 0:256\n",
+     .error = "t.ini:5: weights = 0:256: '0:256' is not NODE:WEIGHT; expected NODE:WEIGHT pairs, "
+              "as 0:3,1:1 (nodes 0 to 63, weights 1 to 255), or bandwidth"},
+    {"weighted_interleave on an hbw tier", "[tier fast]\nkind = hbw\npolicy = weighted_interleave\n",
+     .error = "t.ini:3: policy = weighted_interleave: it is a numa tier's; expected bind, bind_all, "
+              "preferred or interleave for an hbw tier"},
     {"a node's scope without a limit", "[tier c]\nkind = dram\nscope = node\n",
      .error = "t.ini:3: [tier c] has scope = node but no limit; expected limit = SIZE, the "
               "limit the machine's processes share"},
