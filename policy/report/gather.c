@@ -1,5 +1,7 @@
 #include "gather.h"
 
+#include "../tiers/arena.h"
+
 #include "../tiers/cache.h"
 
 #include <string.h>
@@ -80,6 +82,9 @@ static void node(struct place_node_row *n, struct place_tier *t, int signal)
         n->s.bytes -= n->cached;
     }
     n->nheaps = place_heap_snapshot(t->index, n->heaps);
+    const struct place_stripes *st = t->unavailable ? NULL : place_arena_stripes(t);
+    if (st)
+        n->weights = st->weights, n->bandwidth = c->weights_bandwidth;
     if ((n->shared = t->shared != NULL))
         place_shared_view(t->shared, &n->node);
     if (t->limit && n->s.peak > (int64_t)t->limit)

@@ -35,6 +35,8 @@ struct place_node_row {
     struct place_verified verified;
     unsigned nheaps; /* libraries that made some of its blocks as heaps of their own */
     struct place_heap_stats heaps[PLACE_HEAP_OWNERS];
+    const uint8_t *weights; /* weighted interleave: each node's share, or NULL */
+    bool bandwidth;         /* ... taken from the firmware's read bandwidths */
     bool shared; /* scope = node: the limit the machine's processes share, as it stands */
     struct place_shared_view node;
 };

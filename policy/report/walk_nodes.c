@@ -108,6 +108,29 @@ static void machine(struct place_emit *e, const struct place_node_row *n)
                         place_size_str(free, (int64_t)n->free));
 }
 
+/* A weighted interleave's weights, those the firmware gave included. */
+static void weights(struct place_emit *e, const struct place_node_row *n)
+{
+    if (!n->weights)
+        return;
+    char text[256] = "";
+    struct place_buf b = PLACE_BUF(text);
+    place_emit_open(e, "weights", '{');
+    for (unsigned k = 0; k < 64; k++) {
+        if (!n->weights[k])
+            continue;
+        char key[4];
+        struct place_buf kb = PLACE_BUF(key);
+        place_bprintf(&kb, "%u", k);
+        place_emit_uint(e, key, n->weights[k]);
+        place_bprintf(&b, "%snode %u: %u", b.len ? ", " : "", k, n->weights[k]);
+    }
+    place_emit_close(e, '}');
+    place_emit_line(e, PART_MACHINE, "%s: weighted interleave, 2 MiB stripes of each period %s%s",
+                    n->name, text,
+                    n->bandwidth ? " (from the firmware's read bandwidths)" : "");
+}
+
 /* scope = node: the machine's count beside this process's. */
 static void node_scope(struct place_emit *e, const struct place_node_row *n)
 {
@@ -225,6 +248,7 @@ void place_walk_nodes(struct place_emit *e, const struct place_gathered *g)
         use(e, n);
         pressure(e, n, &headed);
         machine(e, n);
+        weights(e, n);
         node_scope(e, n);
         verified(e, n);
         heaps(e, n);

@@ -274,3 +274,9 @@ void place_arenas_postfork_child(void)
     }
     place_caches_postfork_child();
 }
+
+const struct place_stripes *place_arena_stripes(const struct place_tier *t)
+{
+    const struct place_arena *a = t->state;
+    return t->allocator == &place_arena_allocator && a && a->extents.fresh ? &a->stripes : NULL;
+}

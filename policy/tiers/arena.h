@@ -57,6 +57,10 @@ const char *place_arena_bind(struct place_tier *t, const struct place_binding *b
  * from outside the arena takes (engine/shmem_path.c). */
 const struct place_binding *place_arena_binding(struct place_tier *t);
 
+/* A weighted interleave's stripes (the weights in use, those of `weights = bandwidth`
+ * included), or NULL when the tier has none. */
+const struct place_stripes *place_arena_stripes(const struct place_tier *t);
+
 /* The machine's memory in bytes. */
 size_t place_ram(void);
 

@@ -240,7 +240,8 @@ NODE_FIELDS = ([("name", "str", True), ("kind", "str", True), ("limit", "count",
                 ("timeline", "array", True), ("band", "array", False),
                 ("reclaim_min", "percent", False),
                 ("reclaim_target", "percent", False), ("verified", "object?", False),
-                ("library_heaps", "array", False), ("node_scope", "object", False)]
+                ("library_heaps", "array", False), ("node_scope", "object", False),
+                ("weights", "object", False)]
                + [(k, "count", True) for k in NODE_COUNTERS])
 # scope = node: the limit the machine's processes share, as it stood at the report
 NODE_SCOPE_FIELDS = [("region", "str", True), ("in_use", "int", True), ("peak", "int", True),

@@ -137,6 +137,9 @@ tier_policy() {
     (($(share weighted 0) >= 72 && $(share weighted 0) <= 78))
     (($(share bandwidth 1) >= 88 && $(share bandwidth 1) <= 94))
     (($(share one-liner 1) >= 72 && $(share one-liner 1) <= 78))
+    # the report gives the weights, those the firmware gave too
+    grep -qx 'libplace: far: weighted interleave, 2 MiB stripes of each period node 0: 3, node 1: 1' "$BATS_TEST_TMPDIR/weighted.report"
+    grep -qx "libplace: far: weighted interleave, 2 MiB stripes of each period node 0: 1, node 1: 10 (from the firmware's read bandwidths)" "$BATS_TEST_TMPDIR/bandwidth.report"
 }
 
 @test "placerun's numactl one-liners: the kernel holds the pages where numactl's words say" {
