@@ -101,6 +101,46 @@ void place_numa_stripe(void *stripes, char *lo, size_t len)
     }
 }
 
+/* The start of node n's sysfs file (node's directory, then what), into text: its length. */
+static size_t node_file(unsigned n, const char *what, char *text, size_t cap)
+{
+    char path[112];
+    snprintf(path, sizeof path, "/sys/devices/system/node/node%u/%s", n, what);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    ssize_t got = fd >= 0 ? read(fd, text, cap - 1) : -1;
+    if (fd >= 0)
+        close(fd);
+    text[got > 0 ? got : 0] = 0;
+    return got > 0 ? (size_t)got : 0;
+}
+
+/* Node n's read bandwidth from its nearest CPUs (HMAT), MB/s; 0 when not given. */
+static uint64_t read_bandwidth(unsigned n)
+{
+    char text[32];
+    uint64_t bw = 0;
+    node_file(n, "access0/initiators/read_bandwidth", text, sizeof text);
+    for (char *c = text; *c >= '0' && *c <= '9'; c++)
+        bw = bw * 10 + (uint64_t)(*c - '0');
+    return bw;
+}
+
+uint64_t place_numa_hmat_hbw(void)
+{
+    uint64_t cpu_best = 0, bw[64], fast = 0;
+    bool cpus[64];
+    for (unsigned n = 0; n < 64; n++) {
+        char list[8];
+        cpus[n] = node_file(n, "cpulist", list, sizeof list) && list[0] >= '0' && list[0] <= '9';
+        bw[n] = read_bandwidth(n);
+        if (cpus[n] && bw[n] > cpu_best)
+            cpu_best = bw[n];
+    }
+    for (unsigned n = 0; n < 64 && cpu_best; n++)
+        fast |= (uint64_t)(!cpus[n] && bw[n] > cpu_best) << n;
+    return fast;
+}
+
 const char *place_numa_bandwidth_weights(uint64_t nodes, uint8_t weights[64], char *why,
                                          size_t cap)
 {
@@ -108,16 +148,7 @@ const char *place_numa_bandwidth_weights(uint64_t nodes, uint8_t weights[64], ch
     for (unsigned n = 0; n < 64; n++) {
         if (!(nodes >> n & 1))
             continue;
-        char path[96], text[32] = "";
-        snprintf(path, sizeof path,
-                 "/sys/devices/system/node/node%u/access0/initiators/read_bandwidth", n);
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        ssize_t got = fd >= 0 ? read(fd, text, sizeof text - 1) : -1;
-        if (fd >= 0)
-            close(fd);
-        text[got > 0 ? got : 0] = 0;
-        for (char *c = text; *c >= '0' && *c <= '9'; c++)
-            bw[n] = bw[n] * 10 + (uint64_t)(*c - '0');
+        bw[n] = read_bandwidth(n);
         if (!bw[n]) {
             snprintf(why, cap,
                      "weights = bandwidth: the firmware gives node %u no read bandwidth (ACPI "

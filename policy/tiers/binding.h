@@ -39,6 +39,10 @@ void place_numa_stripe(void *stripes, char *lo, size_t len);
 const char *place_numa_bandwidth_weights(uint64_t nodes, uint8_t weights[64], char *why,
                                          size_t cap);
 
+/* The nodes without CPUs whose read bandwidth (HMAT, from their nearest CPUs) passes
+ * every CPU node's: high-bandwidth memory as the firmware tells it, 0 when it tells none. */
+uint64_t place_numa_hmat_hbw(void);
+
 /* Binds [lo, lo + len) as b says (b NULL: back to the process's default policy); with
  * move, pages already touched move to b's nodes. NULL, or why it failed. */
 const char *place_numa_bind(void *lo, size_t len, const struct place_binding *b, bool move);

@@ -1,5 +1,6 @@
 /* hbw: high-bandwidth memory, the nodes memkind finds (MEMKIND_HBW_NODES, or the
- * firmware's bandwidth attributes), with hbwmalloc's policies:
+ * firmware's bandwidth attributes), else those HMAT gives more read bandwidth than every
+ * CPU node (where memkind finds none), with hbwmalloc's policies:
  *   bind       the HBW nodes closest to the CPU of the thread that first places a block
  *              there, and only them
  *   bind_all   every HBW node, and only them
@@ -74,8 +75,9 @@ static struct place_lib memkind = {
     .nsyms = sizeof mk_syms / sizeof mk_syms[0],
 };
 
-/* The tier's nodes as memkind finds them into *nodes: 0, 1 while another thread loads
- * a library (ask again), or -1 with why said in t->unavailable. */
+/* The tier's nodes as memkind finds them into *nodes, else as HMAT tells them: 0, 1
+ * while another thread loads a library (ask again), or -1 with why said in
+ * t->unavailable. */
 static int hbw_nodes(struct place_tier *t, uint64_t *nodes)
 {
     const struct place_tier_config *c = t->config;
@@ -91,11 +93,16 @@ static int hbw_nodes(struct place_tier *t, uint64_t *nodes)
     bool all = c->policy == PLACE_MPOL_BIND_ALL || c->policy == PLACE_MPOL_INTERLEAVE;
     int rc = mk.available();
     unsigned long mask[2] = {0, 0};
-    if (rc != 0 || (all ? mk.all : mk.closest)(NULL, mask, sizeof mask * 8) != 0 || !mask[0]) {
+    if (rc != 0 || (all ? mk.all : mk.closest)(NULL, mask, sizeof mask * 8) != 0 || !mask[0])
+        /* memkind misses HBW the firmware tells of in some layouts (CPU-less HBW beside
+         * several CPU nodes, sub-NUMA modes): HMAT's own word, every such node */
+        mask[0] = place_numa_hmat_hbw();
+    if (!mask[0]) {
         struct place_buf b = PLACE_BUF(t->reason);
         place_bprintf(&b,
-                      "memkind finds no high-bandwidth memory here (hbw_check_available() = %d); "
-                      "MEMKIND_HBW_NODES=N names HBW nodes, placerun --tiers shows what there is",
+                      "memkind finds no high-bandwidth memory here (hbw_check_available() = %d), "
+                      "nor does the firmware (HMAT); MEMKIND_HBW_NODES=N names HBW nodes, "
+                      "placerun --tiers shows what there is",
                       rc);
         t->unavailable = t->reason;
         return -1;

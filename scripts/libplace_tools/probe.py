@@ -97,8 +97,9 @@ def memory_tiers():
 
 
 def kinds(nodes, hbw):
-    """What each node's memory is, as far as sysfs tells: DRAM with CPUs; HBM when memkind
-    takes it as high-bandwidth (or HMAT gives it more read bandwidth than the CPU nodes);
+    """What each node's memory is, as far as sysfs tells: DRAM with CPUs; HBM when it is
+    high-bandwidth as hbw_nodes finds it (MEMKIND_HBW_NODES, else more HMAT read bandwidth
+    than every CPU node: what memkind, and libplace where memkind finds none, take);
     CXL or far memory when it has no CPUs and less bandwidth; memory-only when nothing
     tells. Adds "kind" and "why" to each node."""
     cpu = [nodes[n]["access"]["read_bandwidth"] for n in nodes
@@ -106,7 +107,9 @@ def kinds(nodes, hbw):
     for n, node in nodes.items():
         bw = node["access"]["read_bandwidth"]
         if n in (hbw or []):
-            node["kind"], node["why"] = "HBM", "high-bandwidth as memkind finds it"
+            node["kind"], node["why"] = "HBM", (
+                "named in MEMKIND_HBW_NODES" if os.environ.get("MEMKIND_HBW_NODES")
+                else f"no CPUs, read bandwidth {bw} MB/s above the CPU nodes' {max(cpu)} MB/s")
         elif node["cpus"]:
             node["kind"], node["why"] = "DRAM", "has CPUs"
         elif bw and cpu and bw < min(cpu):

@@ -53,7 +53,7 @@ print("rc", numa.numa_move_pages(0, 16, pages, None, status, 0), "nodes", sorted
     assert_line "node 1 access: read bandwidth 307200 MB/s, write bandwidth 307200 MB/s, read latency 120 ns, write latency 120 ns (HMAT)"
     assert_line --regexp '^node 1 memory tier: ([0-9]+|none \(no memory tiering\))$'
     assert_line "node 0 kind: DRAM (has CPUs)"
-    assert_line "node 1 kind: HBM (high-bandwidth as memkind finds it)"
+    assert_line "node 1 kind: HBM (no CPUs, read bandwidth 307200 MB/s above the CPU nodes' 30720 MB/s)"
     # without the firmware's figures a CPU-less node is memory and nothing more is known
     run --separate-stderr vm -- "$REPO/scripts/placerun" --tiers --json
     assert_success
@@ -113,6 +113,25 @@ tier_policy() {
     grep -Eq '^libplace: far: 100.0% of [0-9]{4,} resident pages on its nodes \(move_pages\), from a sample$' "$BATS_TEST_TMPDIR/bind.report"
     grep -Eq '^libplace: far: 100.0% of all [0-9]{4,} resident pages on its nodes \(move_pages\)$' "$BATS_TEST_TMPDIR/verified.report"
     grep -Eq '^libplace: far +2 +2 +0 ' "$BATS_TEST_TMPDIR/limited.report"
+}
+
+@test "four nodes (--four): DRAM, DRAM, HBM and CXL told apart; an hbw tier finds HBM from HMAT where memkind finds none" {
+    run --separate-stderr vm --four --mem0 512M -- sh -c '
+        "$1" --tiers
+        echo "memkind: $(/usr/bin/python3 -c "import ctypes; print(ctypes.CDLL(\"libmemkind.so.0\").hbw_check_available())")"
+        echo "placed:"
+        LD_PRELOAD="$2" LIBPLACE_RULES="size=4M.. to=hbw" /usr/bin/python3 "$3" 1' \
+        sh "$REPO/scripts/placerun" "$LIB" "$BATS_TEST_DIRNAME/where.py"
+    assert_success
+    assert_line "node 0 kind: DRAM (has CPUs)"
+    assert_line "node 1 kind: DRAM (has CPUs)"
+    assert_line "node 2 kind: HBM (no CPUs, read bandwidth 307200 MB/s above the CPU nodes' 30720 MB/s)"
+    assert_line "node 3 kind: CXL or far memory (no CPUs, read bandwidth 10240 MB/s below the CPU nodes' 30720 MB/s)"
+    assert_line "node 3 access: read bandwidth 10240 MB/s, write bandwidth 10240 MB/s, read latency 250 ns, write latency 250 ns (HMAT)"
+    # memkind finds none in this layout; libplace's hbw tier takes node 2 from HMAT
+    assert_line "memkind: 19"
+    [ "$(sed -n '/^placed:/{n;p}' <<<"$output")" = "buffer 0: node 2 2048" ] ||
+        [ "$(sed -n '/^placed:/{n;p}' <<<"$output")" = "buffer 0: node 2 2047" ]
 }
 
 @test "weighted interleave: weights = 0:3,1:1 puts 75% of a 256 MiB block's pages on node 0; weights = bandwidth follows HMAT" {
