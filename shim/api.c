@@ -38,7 +38,7 @@ static long long query(int op, struct place_tier *t, const struct place_placed_c
     default: /* PLACE_OP_QUERY_AVAILABLE */
         if (t->limit) {
             /* with scope = node, what every sharing process leaves */
-            int64_t held = t->shared ? place_tier_held(t) : s.bytes;
+            int64_t held = place_tier_held(t);
             return held >= (int64_t)t->limit ? 0 : (long long)t->limit - held;
         }
         if (t->source && !t->unavailable && t->source->stats(t, &total, &free) == 0)

@@ -19,6 +19,7 @@
 #include "../policy/base/lib.h"
 #include "../policy/engine/cuda_path.h"
 #include "../policy/engine/cuda_vmm.h"
+#include "../policy/tiers/mempools.h"
 #include "dlsym.h"
 #include "export.h"
 
@@ -291,7 +292,7 @@ PLACE_EXPORT CUresult cuMemPoolDestroy(CUmemoryPool pool)
     uint8_t was = place_guard_enter();
     CUresult rc = fn ? fn(pool) : CUDA_ERROR_NOT_INITIALIZED;
     if (rc == CUDA_SUCCESS)
-        place_cuda_pool_destroyed(pool);
+        place_mempool_destroyed(pool);
     return counted(was, rc);
 }
 

@@ -270,5 +270,5 @@ __attribute__((destructor)) static void place_fini(void)
                    "report path for every process's report",
                    place_options.report_missed, place_options.report_pid,
                    program_invocation_short_name);
-    place_tiers_end();
+    place_shared_end(); /* what it holds in limits the node's processes share */
 }

@@ -10,9 +10,9 @@
 
 #include "../policy/base/guard.h"
 #include "../policy/engine/cuda_path.h"
+#include "../policy/tiers/nvml.h"
 #include "dlsym.h"
 #include "export.h"
-#include "../policy/tiers/nvml_api.h"
 
 enum { N_INFO, N_INFO_V2, NVML_ENTRIES };
 
@@ -29,7 +29,7 @@ static void *next(int e)
 {
     void *fn = atomic_load_explicit(&entries[e].next, memory_order_acquire);
     if (!fn) {
-        fn = place_cuda_nvml_sym(entries[e].name);
+        fn = place_nvml_sym(entries[e].name);
         atomic_store_explicit(&entries[e].next, fn, memory_order_release);
     }
     return fn;
@@ -41,7 +41,7 @@ void *place_nvml_dlsym(void *handle, const char *name)
         if (strcmp(name, entries[e].name) != 0)
             continue;
         void *fn = place_real_dlsym(handle, name);
-        if (!fn || !place_cuda_nvml_owns(fn))
+        if (!fn || !place_nvml_owns(fn))
             return NULL;
         void *none = NULL;
         atomic_compare_exchange_strong(&entries[e].next, &none, fn);

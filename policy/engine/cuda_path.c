@@ -223,21 +223,6 @@ bool place_cuda_trim(int dev, CUmemoryPool pool)
     return place_mempools_trim(dev < 0 ? place_ctx_device() : dev);
 }
 
-void place_cuda_pool_destroyed(CUmemoryPool pool)
-{
-    place_mempool_destroyed(pool);
-}
-
-void *place_cuda_nvml_sym(const char *name)
-{
-    return place_nvml_sym(name);
-}
-
-bool place_cuda_nvml_owns(const void *fn)
-{
-    return place_nvml_owns(fn);
-}
-
 bool place_cuda_nvml_fit(nvmlDevice_t device, uint64_t *total, uint64_t *free)
 {
     if (!place_cuda_on || !place_driver_running() || place_cuda_start())

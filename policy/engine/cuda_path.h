@@ -52,9 +52,6 @@ bool place_cuda_discharge(uint64_t key);
  * pool's properties (its GPU, its export for IPC) are the program's choice. */
 bool place_cuda_pool_block(CUmemoryPool pool, CUdeviceptr d, size_t size);
 
-/* cuMemPoolDestroy's pool: forgotten. */
-void place_cuda_pool_destroyed(CUmemoryPool pool);
-
 /* The driver said GPU dev is out of memory (-1: pool's GPU, else the calling context's):
  * whether trimming that GPU's pools gave memory back, so that the call is worth making
  * once more (tiers/mempools.h). */
@@ -65,10 +62,6 @@ bool place_cuda_trim(int dev, CUmemoryPool pool);
  * program holds (so free never underflows and free plus held never passes total). False,
  * with nothing changed, when no limit applies (no such GPU, no limit, CUDA off). */
 bool place_cuda_fit(int dev, uint64_t *total, uint64_t *free);
-
-/* NVML's functions by name, and whether fn is one (tiers/nvml.h), for the entry points. */
-void *place_cuda_nvml_sym(const char *name);
-bool place_cuda_nvml_owns(const void *fn);
 
 /* place_cuda_fit for NVML's device: false, with nothing changed, until the program has
  * started CUDA (libplace never starts it for a query: tiers/driver.h), or when the device

@@ -1,7 +1,6 @@
 #include "gather.h"
 
 #include "../tiers/arena.h"
-
 #include "../tiers/cache.h"
 
 #include <string.h>

@@ -114,15 +114,20 @@ static size_t node_file(unsigned n, const char *what, char *text, size_t cap)
     return got > 0 ? (size_t)got : 0;
 }
 
+uint64_t place_node_number(unsigned n, const char *what)
+{
+    char text[32];
+    uint64_t v = 0;
+    node_file(n, what, text, sizeof text);
+    for (char *c = text; *c >= '0' && *c <= '9'; c++)
+        v = v * 10 + (uint64_t)(*c - '0');
+    return v;
+}
+
 /* Node n's read bandwidth from its nearest CPUs (HMAT), MB/s; 0 when not given. */
 static uint64_t read_bandwidth(unsigned n)
 {
-    char text[32];
-    uint64_t bw = 0;
-    node_file(n, "access0/initiators/read_bandwidth", text, sizeof text);
-    for (char *c = text; *c >= '0' && *c <= '9'; c++)
-        bw = bw * 10 + (uint64_t)(*c - '0');
-    return bw;
+    return place_node_number(n, "access0/initiators/read_bandwidth");
 }
 
 uint64_t place_numa_hmat_hbw(void)

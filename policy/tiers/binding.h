@@ -39,6 +39,10 @@ void place_numa_stripe(void *stripes, char *lo, size_t len);
 const char *place_numa_bandwidth_weights(uint64_t nodes, uint8_t weights[64], char *why,
                                          size_t cap);
 
+/* The number at the start of node n's sysfs file what (under
+ * /sys/devices/system/node/nodeN), 0 when there is none; without malloc or stdio. */
+uint64_t place_node_number(unsigned n, const char *what);
+
 /* The nodes without CPUs whose read bandwidth (HMAT, from their nearest CPUs) passes
  * every CPU node's: high-bandwidth memory as the firmware tells it, 0 when it tells none. */
 uint64_t place_numa_hmat_hbw(void);

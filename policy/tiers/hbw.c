@@ -11,10 +11,8 @@
  *
  * Like a numa tier it is an arena bound to its nodes (tiers/binding.h); memkind
  * only says which nodes those are. */
-#include <fcntl.h>
 #include <hbwmalloc.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include "../../config/policy.h"
 #include "../base/fmt.h"
@@ -31,21 +29,9 @@
 static size_t free_huge_pages(uint64_t nodes)
 {
     size_t sum = 0;
-    for (unsigned n = 0; n < 64; n++) {
-        if (!(nodes >> n & 1))
-            continue;
-        char path[96], text[32] = "";
-        struct place_buf b = PLACE_BUF(path);
-        place_bprintf(
-            &b, "/sys/devices/system/node/node%u/hugepages/hugepages-2048kB/free_hugepages", n);
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-            continue;
-        ssize_t got = read(fd, text, sizeof text - 1);
-        close(fd);
-        for (ssize_t k = 0; k < got && text[k] >= '0' && text[k] <= '9'; k++)
-            sum = sum * 10 + (size_t)(text[k] - '0');
-    }
+    for (unsigned n = 0; n < 64; n++)
+        if (nodes >> n & 1)
+            sum += place_node_number(n, "hugepages/hugepages-2048kB/free_hugepages");
     return sum;
 }
 

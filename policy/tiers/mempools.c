@@ -43,8 +43,8 @@ int place_mempool_device(CUmemoryPool pool, CUdeviceptr d)
         if (atomic_load(&pools[i].pool) == pool && dev_of(i) >= 0)
             return dev_of(i);
     int dev = -1;
-    if (place_cu.PointerGetAttribute(&dev, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, d) !=
-        CUDA_SUCCESS)
+    if (!d || place_cu.PointerGetAttribute(&dev, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, d) !=
+                  CUDA_SUCCESS)
         return -1;
     remember(pool, dev);
     return dev;

@@ -22,7 +22,7 @@
 extern PLACE_HIDDEN bool place_mempools_trimming;
 
 /* The GPU of pool, whose block d is: known from an earlier block, else asked of the
- * driver for d (-1 when it cannot say). */
+ * driver for d (-1 when it cannot say, or d is 0: no block to ask of). */
 int place_mempool_device(CUmemoryPool pool, CUdeviceptr d);
 
 /* cuMemPoolDestroy's pool, forgotten (its handle may come back as another GPU's pool). */

@@ -16,6 +16,7 @@
 #include "../base/fmt.h"
 #include "../base/futex.h"
 #include "../base/path.h"
+#include "../base/process.h"
 #include "tier.h"
 
 /* The region's layout; a region another layout made is refused by its size and mark. */
@@ -45,28 +46,10 @@ struct place_shared {
 
 static struct place_shared shared[PLACE_MAX_TIERS];
 
-/* The start time of process pid (clock ticks since boot, field 22 of /proc/PID/stat), 0
- * when it cannot be read. With open and read: this runs inside a reservation. */
+/* A process's start time (clock ticks since boot), so that a reused pid is not it. */
 static uint64_t start_time(pid_t pid)
 {
-    char path[40], buf[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return 0;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0)
-        return 0;
-    buf[n] = 0;
-    /* the name, field 2, may hold blanks and parentheses: count from its last ')' */
-    char *p = strrchr(buf, ')');
-    for (int field = 2; p && field < 22; field++)
-        p = strchr(p + 1, ' ');
-    uint64_t v = 0;
-    for (p = p ? p + 1 : NULL; p && *p >= '0' && *p <= '9'; p++)
-        v = v * 10 + (uint64_t)(*p - '0');
-    return v;
+    return place_process_stat(pid, 22);
 }
 
 static bool alive(const struct slot *s)
@@ -98,14 +81,15 @@ static bool lock(struct region *r)
 }
 
 /* Frees the slots of processes that are gone: whether any held bytes. At most every
- * REAP_NS: it reads /proc for every slot, under the lock every sharing process waits on. */
+ * REAP_NS unless now_anyway: it reads /proc for every slot, under the lock every sharing
+ * process waits on. */
 enum { REAP_NS = 100 * 1000 * 1000 };
 
-static bool reap(struct region *r)
+static bool reap(struct region *r, bool now_anyway)
 {
     bool freed = false;
     int64_t now = place_now_ns();
-    if (now - r->reaped_ns < REAP_NS && r->reaped_ns)
+    if (!now_anyway && r->reaped_ns && now - r->reaped_ns < REAP_NS)
         return false;
     r->reaped_ns = now;
     pid_t self = getpid();
@@ -124,7 +108,7 @@ static void wake(struct region *r)
 {
     if (atomic_load(&r->waiters)) {
         atomic_fetch_add(&r->wake, 1);
-        place_futex_wake_all_shared(&r->wake);
+        place_futex_wake_all(&r->wake, true);
     }
 }
 
@@ -146,9 +130,11 @@ static struct slot *claim(struct region *r)
         if (!s->pid && !free)
             free = s;
     }
-    if (!free && (r->reaped_ns = 0, reap(r)))
+    if (!free) { /* every slot taken: the dead ones' freed now, whatever they held */
+        reap(r, true);
         for (uint32_t i = 0; i < r->used_slots && !free; i++)
             free = r->slots[i].pid ? NULL : &r->slots[i];
+    }
     if (free) {
         *free = (struct slot){.pid = pid, .start = start};
         if ((uint32_t)(free - r->slots) >= r->used_slots)
@@ -250,7 +236,7 @@ bool place_shared_reserve(struct place_shared *s, int64_t bytes, uint64_t limit)
         return true;
     if (!lock(r))
         return false;
-    bool fits = room(r, bytes, limit) || (reap(r) && room(r, bytes, limit));
+    bool fits = room(r, bytes, limit) || (reap(r, false) && room(r, bytes, limit));
     if (fits) {
         s->mine->bytes += bytes;
         r->in_use += bytes;

@@ -191,7 +191,7 @@ void place_tier_release(struct place_tier *t, int64_t bytes)
     /* seq_cst, after the release: a waiter either sees the room or is woken */
     else if (__builtin_expect(atomic_load(&t->waiters) != 0, 0)) {
         atomic_fetch_add(&t->wake, 1);
-        place_futex_wake_all(&t->wake);
+        place_futex_wake_all(&t->wake, false);
     }
     place_timeline_tick();
 }
@@ -218,10 +218,7 @@ bool place_tier_wait(struct place_tier *t, int64_t deadline,
         int64_t now = place_now_ns();
         if (now >= deadline)
             break;
-        if (t->shared)
-            place_futex_wait_shared(wake, seen, deadline - now);
-        else
-            place_futex_wait(wake, seen, deadline - now);
+        place_futex_wait(wake, seen, deadline - now, t->shared != NULL);
     }
     atomic_fetch_sub(waiters, 1);
     return said > 0;
@@ -241,9 +238,4 @@ void place_tiers_restart(void)
         atomic_store(&(*t)->waiters, 0);
         atomic_store(&(*t)->wake, 0);
     }
-}
-
-void place_tiers_end(void)
-{
-    place_shared_end();
 }

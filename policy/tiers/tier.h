@@ -242,9 +242,6 @@ void place_tiers_restart(void);
  * process's together. */
 int64_t place_tier_held(const struct place_tier *t);
 
-/* The process ends: what it holds in limits the node's processes share is given back. */
-void place_tiers_end(void);
-
 /* Sets up the tiers the policy declares (dram alone without one) and initialises each;
  * one that cannot be offered here says why in its `unavailable`. */
 struct place_policy;
