@@ -64,12 +64,7 @@ static void check_weights(struct place_policy *p, struct place_tier_config *t)
     uint64_t named = 0;
     for (unsigned n = 0; n < 64; n++)
         named |= (uint64_t)(t->weights[n] != 0) << n;
-    if (weighted && t->kind != PLACE_NUMA)
-        place_policy_error(p, &t->key_at[PLACE_TKEY_POLICY],
-                           "policy = weighted_interleave: it is a numa tier's; expected bind, "
-                           "bind_all, preferred or interleave for an %s tier",
-                           place_kind_name(t->kind));
-    else if (weighted && !seen)
+    if (weighted && !seen)
         place_policy_error(p, &t->key_at[PLACE_TKEY_POLICY],
                            "policy = weighted_interleave has no weights; expected weights = "
                            "NODE:WEIGHT,..., as 0:3,1:1, or weights = bandwidth");
@@ -110,6 +105,16 @@ static void check_tier(struct place_policy *p, struct place_tier_config *t)
         place_policy_error(p, &t->at, "[tier %s] has no nodes; expected nodes = LIST, as 1 or 2-3",
                            t->name);
     check_weights(p, t);
+    if (t->near == PLACE_NEAR_CPU && t->policy != PLACE_MPOL_DEFAULT &&
+        t->policy != PLACE_MPOL_BIND && t->policy != PLACE_MPOL_PREFERRED)
+        place_policy_error(p, &t->key_at[PLACE_TKEY_NEAR],
+                           "near = cpu: it picks one HBW node per thread; expected policy = bind "
+                           "or preferred with it");
+    else if (t->near == PLACE_NEAR_CPU && t->pagesize == PLACE_PAGE_2M)
+        place_policy_error(p, &t->key_at[PLACE_TKEY_NEAR],
+                           "near = cpu: 2M pages are reserved for the whole range at start, "
+                           "before the nodes' parts are known; expected pagesize = 4K or THP "
+                           "with it");
     if (t->kind == PLACE_NUMA && t->policy == PLACE_MPOL_BIND_ALL)
         place_policy_error(p, &t->key_at[PLACE_TKEY_POLICY],
                            "policy = bind_all: bind_all is hbw's; expected bind, preferred or "

@@ -103,6 +103,9 @@ static void place_describe_tier_key(struct place_json *j, const struct place_tie
     case PLACE_TKEY_WEIGHTS:
         place_describe_weights(j, t);
         break;
+    case PLACE_TKEY_NEAR:
+        place_json_str(j, key, t->near == PLACE_NEAR_CPU ? "cpu" : "first");
+        break;
     case PLACE_TKEY_SCOPE:
         place_json_str(j, key, t->scope == PLACE_SCOPE_NODE ? "node" : "process");
         break;

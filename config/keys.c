@@ -312,6 +312,7 @@ UINT_KEY(set_chunk_growth, struct place_tier_config, chunk_growth, 1, 16)
 UINT_KEY(set_reclaim_min, struct place_tier_config, reclaim_min, 0, 100)
 UINT_KEY(set_reclaim_target, struct place_tier_config, reclaim_target, 0, 100)
 WORD_KEY(set_scope, struct place_tier_config, scope, "process", "node")
+WORD_KEY(set_near, struct place_tier_config, near, "first", "cpu")
 
 static bool set_weights(struct place_policy *p, void *o, const char *v, struct place_buf *why)
 {
@@ -362,7 +363,8 @@ const struct place_key place_tier_keys[] = {
     {"reclaim_min", set_reclaim_min, "RECLAIM_MIN", PLACE_ALL_KINDS & ~KIND(SYMMETRIC)},
     {"reclaim_target", set_reclaim_target, "RECLAIM_TARGET", PLACE_ALL_KINDS & ~KIND(SYMMETRIC)},
     {"scope", set_scope, "SCOPE", PLACE_ALL_KINDS},
-    {"weights", set_weights, "WEIGHTS", KIND(NUMA)},
+    {"weights", set_weights, "WEIGHTS", KIND(NUMA) | KIND(HBW)},
+    {"near", set_near, "NEAR", KIND(HBW)},
     {NULL, NULL, NULL, 0},
 };
 

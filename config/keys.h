@@ -39,6 +39,7 @@ enum {
     PLACE_TKEY_RECLAIM_TARGET,
     PLACE_TKEY_SCOPE,
     PLACE_TKEY_WEIGHTS,
+    PLACE_TKEY_NEAR,
 };
 
 /* Indexes into place_rule_keys. */

@@ -60,6 +60,11 @@ enum place_mempolicy {
 
 enum place_pagesize { PLACE_PAGE_4K, PLACE_PAGE_2M, PLACE_PAGE_THP };
 
+/* Which HBW nodes an hbw tier's blocks go to: those nearest the CPU of the thread that
+ * first places one (hbwmalloc's meaning), or, block by block, the node nearest the CPU
+ * of the thread that allocates it (sub-NUMA modes). */
+enum place_nearest { PLACE_NEAR_FIRST, PLACE_NEAR_CPU };
+
 /* Whose a tier's limit is: this process's, or every process's of the machine (of this
  * user, in this job) that declares a tier of that name with scope = node. */
 enum place_scope { PLACE_SCOPE_PROCESS, PLACE_SCOPE_NODE };
@@ -100,6 +105,7 @@ struct place_tier_config {
     int location;                         /* managed: -2 the driver decides, -1 host, N device N */
     unsigned reclaim_min, reclaim_target; /* watermarks, percent of limit as free room */
     enum place_scope scope;
+    enum place_nearest near;
     uint8_t weights[64];    /* policy = weighted_interleave: each node's share, 0: none */
     bool weights_bandwidth; /* weights = bandwidth: the firmware's read bandwidths instead */
     struct place_origin at;

@@ -84,6 +84,7 @@ static void node(struct place_node_row *n, struct place_tier *t, int signal)
     const struct place_stripes *st = t->unavailable ? NULL : place_arena_stripes(t);
     if (st)
         n->weights = st->weights, n->bandwidth = c->weights_bandwidth;
+    n->near = t->unavailable ? NULL : place_arena_near_of(t);
     if ((n->shared = t->shared != NULL))
         place_shared_view(t->shared, &n->node);
     if (t->limit && n->s.peak > (int64_t)t->limit)

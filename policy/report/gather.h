@@ -20,6 +20,7 @@
 #include "../tiers/shared.h"
 #include "../tiers/tier.h"
 
+struct place_near;
 struct place_node_row {
     const char *name, *kind;
     const char *unavailable; /* NULL, or why this machine lacks it */
@@ -36,6 +37,7 @@ struct place_node_row {
     unsigned nheaps; /* libraries that made some of its blocks as heaps of their own */
     struct place_heap_stats heaps[PLACE_HEAP_OWNERS];
     const uint8_t *weights; /* weighted interleave: each node's share, or NULL */
+    const struct place_near *near; /* near = cpu: each CPU node's HBW node, or NULL */
     bool bandwidth;         /* ... taken from the firmware's read bandwidths */
     bool shared; /* scope = node: the limit the machine's processes share, as it stands */
     struct place_shared_view node;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../base/fmt.h"
+#include "../tiers/binding.h"
 #include "walk_parts.h"
 
 /* A tier's name, kind, limit and use: the first table's row. */
@@ -131,6 +132,29 @@ static void weights(struct place_emit *e, const struct place_node_row *n)
                     n->bandwidth ? " (from the firmware's read bandwidths)" : "");
 }
 
+/* near = cpu: the HBW node each CPU node's threads take. */
+static void near(struct place_emit *e, const struct place_node_row *n)
+{
+    if (!n->near)
+        return;
+    char text[256] = "";
+    struct place_buf b = PLACE_BUF(text);
+    place_emit_open(e, "near", '{');
+    for (unsigned c = 0; c < 64; c++) {
+        if (n->near->of_node[c] == UINT8_MAX)
+            continue;
+        char key[4];
+        struct place_buf kb = PLACE_BUF(key);
+        place_bprintf(&kb, "%u", c);
+        unsigned node = n->near->node[n->near->of_node[c]];
+        place_emit_uint(e, key, node);
+        place_bprintf(&b, "%snode %u's CPUs take node %u", b.len ? ", " : "", c, node);
+    }
+    place_emit_close(e, '}');
+    place_emit_line(e, PART_MACHINE, "%s: near = cpu, each block on the HBW node nearest the CPU "
+                    "that allocates it: %s", n->name, text);
+}
+
 /* scope = node: the machine's count beside this process's. */
 static void node_scope(struct place_emit *e, const struct place_node_row *n)
 {
@@ -249,6 +273,7 @@ void place_walk_nodes(struct place_emit *e, const struct place_gathered *g)
         pressure(e, n, &headed);
         machine(e, n);
         weights(e, n);
+        near(e, n);
         node_scope(e, n);
         verified(e, n);
         heaps(e, n);

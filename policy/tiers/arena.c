@@ -16,6 +16,16 @@
 
 enum { ARENA_MIN = 64 << 20 };
 
+/* A weighted interleave: the large blocks' pages in stripes, bound as the extents' top
+ * first reaches them (the range's interleave stays the small blocks'). */
+static void stripe(struct place_arena *a, const uint8_t *weights)
+{
+    a->stripes.origin = a->extents[0].lo;
+    memcpy(a->stripes.weights, weights, sizeof a->stripes.weights);
+    a->extents[0].fresh = place_numa_stripe;
+    a->extents[0].fresh_arg = &a->stripes;
+}
+
 static int create(struct place_arena *a, struct place_tier *t, size_t want,
                   const struct place_arena_spec *spec, const char **why)
 {
@@ -23,7 +33,8 @@ static int create(struct place_arena *a, struct place_tier *t, size_t want,
      * Under strict overcommit the kernel may refuse a large reservation, so halve. Huge
      * pages are reserved as mapped instead, so that a fault never finds none (SIGBUS). */
     int flags = spec && spec->flags ? spec->flags : MAP_NORESERVE;
-    size_t len = spec && spec->len ? spec->len : want < ARENA_MIN ? ARENA_MIN : want;
+    unsigned parts = spec && spec->parts ? spec->parts : 1;
+    size_t len = spec && spec->len ? spec->len : want < ARENA_MIN ? ARENA_MIN : want * parts;
     void *p = place_reserve(&len, spec && spec->len ? spec->len : ARENA_MIN, flags);
     if (!p) {
         *why = spec && spec->flags ? "the kernel refused to map the huge pages it needs"
@@ -34,21 +45,22 @@ static int create(struct place_arena *a, struct place_tier *t, size_t want,
         return -1;
     if (spec && spec->binding)
         a->binding = *spec->binding;
-    /* the first half for small blocks, the second for large ones (whole huge pages each) */
-    size_t half = (len / 2) & ~(((size_t)2 << 20) - 1);
+    /* the first half for small blocks, the second for large ones (whole huge pages each),
+     * each cut in parts */
+    const size_t huge_page = (size_t)2 << 20;
+    size_t half = (len / 2) & ~(huge_page - 1), piece = ((len - half) / parts) & ~(huge_page - 1);
     bool huge = flags & MAP_HUGETLB;
-    if (place_slabs_init(&a->slabs, p, half, huge) != 0 ||
-        place_extents_init(&a->extents, (char *)p + half, len - half,
-                           huge ? (size_t)2 << 20 : (size_t)getpagesize(), huge) != 0) {
-        *why = "the bookkeeping of its blocks could not be mapped";
+    *why = "the bookkeeping of its blocks could not be mapped";
+    if (place_slabs_init(&a->slabs, p, half, parts, huge) != 0)
         return -1;
-    }
-    if (spec && spec->weights) { /* the range's interleave stays the small blocks' */
-        a->stripes.origin = a->extents.lo;
-        memcpy(a->stripes.weights, spec->weights, sizeof a->stripes.weights);
-        a->extents.fresh = place_numa_stripe;
-        a->extents.fresh_arg = &a->stripes;
-    }
+    for (unsigned k = 0; k < parts; k++)
+        if (place_extents_init(&a->extents[k], (char *)p + half + k * piece, piece,
+                               huge ? huge_page : (size_t)getpagesize(), huge) != 0)
+            return -1;
+    a->nparts = parts;
+    a->piece = piece;
+    if (spec && spec->weights)
+        stripe(a, spec->weights);
     place_cache_caps(t->limit, a->slabs.caps);
     if (place_owner_add(p, len, t) != 0) {
         *why = "libplace's table of owned ranges is full";
@@ -57,6 +69,12 @@ static int create(struct place_arena *a, struct place_tier *t, size_t want,
     a->lo = p;
     a->len = len;
     return 0;
+}
+
+/* The extents block p (one of a's large ones) lies in. */
+static struct place_extents *extents_of(struct place_arena *a, const void *p)
+{
+    return &a->extents[a->nparts == 1 ? 0 : (size_t)((const char *)p - a->extents[0].lo) / a->piece];
 }
 
 size_t place_ram(void)
@@ -92,14 +110,15 @@ int place_arena_tier(struct place_tier *t, const struct place_arena_spec *spec)
 static void *take_large(struct place_tier *t, struct place_arena *a, const struct place_request *r,
                         bool force, bool *limited)
 {
-    size_t want = place_extents_size(&a->extents, r->size, r->align);
+    struct place_extents *e = &a->extents[a->near.nparts ? place_near_part(&a->near) : 0];
+    size_t want = place_extents_size(e, r->size, r->align);
     if (!want)
         return NULL;
     if (!place_tier_reserve(t, want, force)) {
         *limited = true;
         return NULL;
     }
-    void *p = place_extents_take(&a->extents, want, r->align, r->call == PLACE_CALLOC);
+    void *p = place_extents_take(e, want, r->align, r->call == PLACE_CALLOC);
     if (!p) {
         place_tier_release(t, (int64_t)want);
         return NULL;
@@ -128,7 +147,7 @@ static size_t to_pool(struct place_tier *t, struct place_arena *a, void *p)
         n = place_class_size[place_slabs_class(&a->slabs, p)];
         place_slabs_give(&a->slabs, &p, 1);
     } else {
-        n = place_extents_give(&a->extents, p);
+        n = place_extents_give(extents_of(a, p), p);
     }
     place_tier_release(t, (int64_t)n);
     return n;
@@ -168,7 +187,8 @@ static void *arena_alloc(struct place_tier *t, const struct place_request *r, bo
         PLACE_ASSERT(!p || place_slabs_class(&a->slabs, p) == c); /* a bin holds its class */
         if (!p) {
             drain(t, a);
-            p = place_cache_refill(t, &a->slabs, c, force, limited);
+            p = place_cache_refill(t, &a->slabs, c,
+                                   a->near.nparts ? place_near_part(&a->near) : 0, force, limited);
         }
         if (p && r->call == PLACE_CALLOC)
             memset(p, 0, r->size);
@@ -183,13 +203,14 @@ static bool arena_grow(struct place_tier *t, void *p, size_t size)
     struct place_arena *a = t->state;
     if (place_slabs_own(&a->slabs, p) || size <= PLACE_SMALL_MAX)
         return false;
-    size_t old = place_extents_usable(&a->extents, p);
-    size_t want = place_extents_size(&a->extents, size, 0);
+    struct place_extents *e = extents_of(a, p);
+    size_t old = place_extents_usable(e, p);
+    size_t want = place_extents_size(e, size, 0);
     if (want <= old)
         return want != 0;
     if (!place_tier_reserve(t, want - old, false))
         return false;
-    if (!place_extents_grow(&a->extents, p, want)) {
+    if (!place_extents_grow(e, p, want)) {
         place_tier_release(t, (int64_t)(want - old));
         return false;
     }
@@ -210,13 +231,42 @@ static void arena_release(struct place_tier *t, void *p, size_t usable, struct p
     place_node_count(t->index, PLACE_EV_FREES);
 }
 
-const char *place_arena_bind(struct place_tier *t, const struct place_binding *b)
+const char *place_arena_bind(struct place_tier *t, const struct place_binding *b,
+                             const uint8_t *weights)
 {
     struct place_arena *a = t->state;
     const char *why = place_numa_bind(a->lo, a->len, b, false);
-    if (!why)
-        a->binding = *b;
-    return why;
+    if (why)
+        return why;
+    a->binding = *b;
+    if (weights)
+        stripe(a, weights);
+    return NULL;
+}
+
+const char *place_arena_near(struct place_tier *t, const struct place_binding *b,
+                             const struct place_near *near)
+{
+    struct place_arena *a = t->state;
+    PLACE_ASSERT(a->nparts >= near->nparts);
+    for (unsigned k = 0; k < near->nparts; k++) {
+        const struct place_extents *e = &a->extents[k];
+        struct place_binding one = {place_numa_mode(t->config->policy, 1ull << near->node[k]),
+                                    1ull << near->node[k], b->thp};
+        const char *why = place_numa_bind(place_slabs_part(&a->slabs, k), a->slabs.part_len,
+                                          &one, false);
+        if (why || (why = place_numa_bind(e->lo, (size_t)e->npages * e->unit, &one, false)))
+            return why;
+    }
+    a->binding = *b;
+    a->near = *near;
+    return NULL;
+}
+
+const struct place_near *place_arena_near_of(const struct place_tier *t)
+{
+    const struct place_arena *a = t->state;
+    return t->allocator == &place_arena_allocator && a && a->near.nparts ? &a->near : NULL;
 }
 
 const struct place_binding *place_arena_binding(struct place_tier *t)
@@ -229,15 +279,17 @@ static size_t arena_usable(struct place_tier *t, const void *p)
     struct place_arena *a = t->state;
     if (place_slabs_own(&a->slabs, p))
         return place_class_size[place_slabs_class(&a->slabs, p)];
-    return place_extents_usable(&a->extents, p);
+    return place_extents_usable(extents_of(a, p), p);
 }
 
 static size_t arena_reclaim(struct place_tier *t, size_t want)
 {
     (void)want;
     struct place_arena *a = t->state;
-    return drain(t, a) + place_cache_flush(t, &a->slabs) + place_slabs_trim(&a->slabs) +
-           place_extents_trim(&a->extents);
+    size_t given = drain(t, a) + place_cache_flush(t, &a->slabs) + place_slabs_trim(&a->slabs);
+    for (unsigned k = 0; k < a->nparts; k++)
+        given += place_extents_trim(&a->extents[k]);
+    return given;
 }
 
 const struct place_allocator place_arena_allocator = {
@@ -253,14 +305,16 @@ void place_arenas_prefork(void)
     place_caches_prefork();
     for (unsigned k = 0; k < narenas; k++) {
         place_slabs_prefork(&arenas[k].slabs);
-        place_extents_prefork(&arenas[k].extents);
+        for (unsigned j = 0; j < arenas[k].nparts; j++)
+            place_extents_prefork(&arenas[k].extents[j]);
     }
 }
 
 void place_arenas_postfork_parent(void)
 {
     for (unsigned k = narenas; k-- > 0;) {
-        place_extents_postfork(&arenas[k].extents);
+        for (unsigned j = arenas[k].nparts; j-- > 0;)
+            place_extents_postfork(&arenas[k].extents[j]);
         place_slabs_postfork(&arenas[k].slabs);
     }
     place_caches_postfork_parent();
@@ -269,7 +323,8 @@ void place_arenas_postfork_parent(void)
 void place_arenas_postfork_child(void)
 {
     for (unsigned k = narenas; k-- > 0;) {
-        place_extents_postfork(&arenas[k].extents);
+        for (unsigned j = arenas[k].nparts; j-- > 0;)
+            place_extents_postfork(&arenas[k].extents[j]);
         place_slabs_postfork(&arenas[k].slabs);
     }
     place_caches_postfork_child();
@@ -278,5 +333,6 @@ void place_arenas_postfork_child(void)
 const struct place_stripes *place_arena_stripes(const struct place_tier *t)
 {
     const struct place_arena *a = t->state;
-    return t->allocator == &place_arena_allocator && a && a->extents.fresh ? &a->stripes : NULL;
+    return t->allocator == &place_arena_allocator && a && a->extents[0].fresh ? &a->stripes
+                                                                                : NULL;
 }

@@ -22,11 +22,14 @@
 struct place_arena {
     void *lo;
     size_t len;
-    struct place_slabs slabs;     /* the first half: small blocks */
-    struct place_extents extents; /* the second: larger ones */
+    struct place_slabs slabs; /* the first half: small blocks */
+    struct place_extents extents[PLACE_PARTS]; /* the second: larger ones, nparts of them */
+    unsigned nparts;
+    size_t piece; /* each one's share of the range */
     void *_Atomic deferred;       /* blocks freed inside libplace (place_arena_defer) */
     struct place_binding binding; /* its pages' NUMA policy; nodes 0: the kernel's choice */
     struct place_stripes stripes; /* weighted interleave: the large blocks' pages */
+    struct place_near near;       /* near = cpu: each part's node, and each CPU's part */
 };
 
 /* What an arena's range is: by default (spec NULL, or zero fields) as much address space
@@ -39,6 +42,8 @@ struct place_arena_spec {
     size_t len;
     int flags;
     const uint8_t *weights; /* weighted interleave: the large blocks' pages in stripes */
+    unsigned parts;         /* near = cpu: PLACE_PARTS parts, each as long as a whole
+                             * arena's range (address space only); 0: one */
 };
 
 /* Sets up an arena for tier t (its state), registered as t's range: what the source of
@@ -50,8 +55,20 @@ struct place_arena_spec {
 int place_arena_tier(struct place_tier *t, const struct place_arena_spec *spec);
 
 /* Binds an arena tier's range as b says, before any block is carved from it (an arena
- * made without a binding): NULL, or why the kernel refused. */
-const char *place_arena_bind(struct place_tier *t, const struct place_binding *b);
+ * made without a binding), its large blocks in stripes by weights (NULL: none): NULL, or
+ * why the kernel refused. */
+const char *place_arena_bind(struct place_tier *t, const struct place_binding *b,
+                             const uint8_t *weights);
+
+/* near = cpu, before any block is carved (an arena made in parts, unbound): part k of the
+ * range bound to near's node k under the tier's policy, blocks taken from the part of the
+ * allocating thread's CPU; b is what the whole stands for (its nodes, for the stats, the
+ * check and blocks bound from outside). NULL, or why the kernel refused. */
+const char *place_arena_near(struct place_tier *t, const struct place_binding *b,
+                             const struct place_near *near);
+
+/* A near = cpu tier's parts, or NULL. */
+const struct place_near *place_arena_near_of(const struct place_tier *t);
 
 /* The NUMA policy of an arena tier's range (hbw, numa): what a block bound to the tier
  * from outside the arena takes (engine/shmem_path.c). */

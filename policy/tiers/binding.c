@@ -3,7 +3,9 @@
 #include <fcntl.h>
 #include <numa.h>
 #include <numaif.h>
+#include <sched.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -146,21 +148,95 @@ uint64_t place_numa_hmat_hbw(void)
     return fast;
 }
 
-const char *place_numa_bandwidth_weights(uint64_t nodes, uint8_t weights[64], char *why,
-                                         size_t cap)
+/* Each CPU of list (sysfs's form: "0-3,8-11") takes part. */
+static void cpus_take(const char *list, uint8_t part, uint8_t *of_cpu)
 {
+    for (const char *c = list; *c >= '0' && *c <= '9';) {
+        unsigned lo = 0, hi = 0;
+        while (*c >= '0' && *c <= '9')
+            lo = lo * 10 + (unsigned)(*c++ - '0');
+        if (*c != '-')
+            hi = lo;
+        else
+            for (c++; *c >= '0' && *c <= '9';)
+                hi = hi * 10 + (unsigned)(*c++ - '0');
+        for (unsigned k = lo; k <= hi && k < PLACE_NEAR_CPUS; k++)
+            of_cpu[k] = part;
+        c += *c == ',';
+    }
+}
+
+/* The part of near's whose node is nearest CPU node c: one whose nearest initiators
+ * (HMAT) include c, else the one at the least SLIT distance from c (the distance file
+ * gives one figure per node there is, in order). */
+static uint8_t nearest(unsigned c, const struct place_near *near)
+{
+    char path[112];
+    for (unsigned k = 0; k < near->nparts; k++) {
+        snprintf(path, sizeof path, "/sys/devices/system/node/node%u/access0/initiators/node%u",
+                 near->node[k], c);
+        if (access(path, F_OK) == 0)
+            return (uint8_t)k;
+    }
+    char row[512];
+    unsigned dist[64] = {0};
+    const char *p = row;
+    node_file(c, "distance", row, sizeof row);
+    for (unsigned n = 0; n < 64 && *p >= '0' && *p <= '9'; n++) {
+        snprintf(path, sizeof path, "/sys/devices/system/node/node%u", n);
+        if (access(path, F_OK) != 0) /* no node n: no figure */
+            continue;
+        for (; *p >= '0' && *p <= '9'; p++)
+            dist[n] = dist[n] * 10 + (unsigned)(*p - '0');
+        while (*p == ' ' || *p == '\n')
+            p++;
+    }
+    uint8_t best = 0;
+    for (unsigned k = 1; k < near->nparts; k++)
+        if (dist[near->node[k]] < dist[near->node[best]])
+            best = (uint8_t)k;
+    return best;
+}
+
+void place_numa_near(uint64_t nodes, struct place_near *near)
+{
+    memset(near, 0, sizeof *near);
+    memset(near->of_node, UINT8_MAX, sizeof near->of_node);
+    for (unsigned n = 0; n < 64 && near->nparts < PLACE_PARTS; n++)
+        if (nodes >> n & 1)
+            near->node[near->nparts++] = (uint8_t)n;
+    char list[1024];
+    for (unsigned c = 0; c < 64; c++)
+        if (node_file(c, "cpulist", list, sizeof list) && list[0] >= '0' && list[0] <= '9') {
+            near->of_node[c] = nearest(c, near);
+            cpus_take(list, near->of_node[c], near->of_cpu);
+        }
+}
+
+unsigned place_near_part(const struct place_near *near)
+{
+    int cpu = sched_getcpu();
+    return cpu >= 0 && cpu < PLACE_NEAR_CPUS ? near->of_cpu[cpu] : 0;
+}
+
+const char *place_numa_weights(struct place_tier *t, uint64_t nodes, uint8_t weights[64])
+{
+    const struct place_tier_config *c = t->config;
+    memcpy(weights, c->weights, sizeof c->weights);
+    if (!c->weights_bandwidth)
+        return NULL;
     uint64_t bw[64] = {0}, least = UINT64_MAX;
     for (unsigned n = 0; n < 64; n++) {
         if (!(nodes >> n & 1))
             continue;
         bw[n] = read_bandwidth(n);
         if (!bw[n]) {
-            snprintf(why, cap,
+            snprintf(t->reason, sizeof t->reason,
                      "weights = bandwidth: the firmware gives node %u no read bandwidth (ACPI "
                      "HMAT; placerun --tiers shows what it gives); expected weights = "
                      "NODE:WEIGHT,... instead",
                      n);
-            return why;
+            return t->reason;
         }
         if (bw[n] < least)
             least = bw[n];

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "../../config/policy.h"
+#include "slab.h"
 
 /* Loads libnuma; NULL, or why it cannot be used. */
 const char *place_libnuma(void);
@@ -34,10 +35,11 @@ struct place_stripes {
  * takes another when it is full, as it does for interleave): the extents' fresh hook. */
 void place_numa_stripe(void *stripes, char *lo, size_t len);
 
-/* The weights of nodes from the firmware's read bandwidth (HMAT), each node's bandwidth
- * over the least one's, rounded (1 to 255): NULL, or why not (a node without a figure). */
-const char *place_numa_bandwidth_weights(uint64_t nodes, uint8_t weights[64], char *why,
-                                         size_t cap);
+/* A weighted interleave tier's weights over nodes: its config's, or with weights =
+ * bandwidth each node's read bandwidth from the firmware (HMAT) over the least one's,
+ * rounded (1 to 255). NULL, or why not (a node without a figure) in t->reason. */
+struct place_tier;
+const char *place_numa_weights(struct place_tier *t, uint64_t nodes, uint8_t weights[64]);
 
 /* The number at the start of node n's sysfs file what (under
  * /sys/devices/system/node/nodeN), 0 when there is none; without malloc or stdio. */
@@ -46,6 +48,24 @@ uint64_t place_node_number(unsigned n, const char *what);
 /* The nodes without CPUs whose read bandwidth (HMAT, from their nearest CPUs) passes
  * every CPU node's: high-bandwidth memory as the firmware tells it, 0 when it tells none. */
 uint64_t place_numa_hmat_hbw(void);
+
+/* near = cpu: an arena in parts, one per HBW node (tiers/slab.h's parts, and an extents
+ * each), and for each CPU the part of the HBW node nearest it. */
+enum { PLACE_NEAR_CPUS = 1024 }; /* CPUs past them take part 0 */
+struct place_near {
+    unsigned nparts; /* 0: not near = cpu */
+    uint8_t node[PLACE_PARTS]; /* part k's node */
+    uint8_t of_node[64]; /* a CPU node's part; UINT8_MAX for a node without CPUs */
+    uint8_t of_cpu[PLACE_NEAR_CPUS];
+};
+
+/* The parts of the HBW nodes among nodes (PLACE_PARTS at most: those past are left out) and the
+ * part each CPU node's CPUs take: the HBW node the firmware names that CPU node nearest
+ * to (HMAT's access0 initiators), else the one at the least distance (SLIT). */
+void place_numa_near(uint64_t nodes, struct place_near *near);
+
+/* The part of the CPU the calling thread runs on. */
+unsigned place_near_part(const struct place_near *near);
 
 /* Binds [lo, lo + len) as b says (b NULL: back to the process's default policy); with
  * move, pages already touched move to b's nodes. NULL, or why it failed. */

@@ -145,10 +145,14 @@ static struct place_bins *own_bins(struct place_tier *t, struct place_slabs *s)
     return b;
 }
 
-void *place_cache_refill(struct place_tier *t, struct place_slabs *s, unsigned c, bool force,
-                         bool *limited)
+void *place_cache_refill(struct place_tier *t, struct place_slabs *s, unsigned c, unsigned part,
+                         bool force, bool *limited)
 {
     struct place_bins *b = own_bins(t, s);
+    if (__builtin_expect(b->part != part, 0) && b != &no_bins) {
+        flush_bins(t, s, b);
+        b->part = part;
+    }
     struct place_bin *bin = &b->bin[c];
     size_t size = place_class_size[c];
     grow(b, c, s->caps[c]); /* a class this thread keeps asking for: a longer bin */
@@ -165,7 +169,7 @@ void *place_cache_refill(struct place_tier *t, struct place_slabs *s, unsigned c
         }
     }
     void *got[PLACE_BIN_MAX / 2 + 1];
-    unsigned k = place_slabs_take(s, c, got, n);
+    unsigned k = place_slabs_take(s, c, part, got, n);
     PLACE_ASSERT(k <= n); /* no more handed out than reserved */
     if (k < n)
         place_tier_release(t, (int64_t)(n - k) * (int64_t)size);

@@ -32,9 +32,10 @@ struct place_bin {
     void *item[PLACE_BIN_MAX];
 };
 
-/* One thread's bins for one tier. */
+/* One thread's bins for one tier, filled from one part of its pool (tiers/slab.h). */
 struct place_bins {
     struct place_bin bin[PLACE_CLASSES];
+    unsigned part;
 };
 
 /* One thread's caches, one set of bins per arena tier (made at its first use). */
@@ -88,11 +89,12 @@ static inline bool place_cache_push(struct place_tier *t, struct place_slabs *s,
     return b && place_bin_push(b, place_slabs_class(s, p), p);
 }
 
-/* The slow paths, with the guard up. A block of class c for tier t from its pool s,
- * refilling the bin (its batch reserved under the limit; force: past it); NULL with
- * *limited true when the limit refused, false when the range is used up. */
-void *place_cache_refill(struct place_tier *t, struct place_slabs *s, unsigned c, bool force,
-                         bool *limited);
+/* The slow paths, with the guard up. A block of class c for tier t from part `part` of
+ * its pool s, refilling the bin (its batch reserved under the limit; force: past it);
+ * NULL with *limited true when the limit refused, false when the part is used up. Bins
+ * filled from another part (their thread ran near another node then) go back first. */
+void *place_cache_refill(struct place_tier *t, struct place_slabs *s, unsigned c, unsigned part,
+                         bool force, bool *limited);
 
 /* Takes block p of class c back when its bin is full: half the bin goes back to s. */
 void place_cache_overflow(struct place_tier *t, struct place_slabs *s, unsigned c, void *p);

@@ -6,7 +6,10 @@
  *   bind_all   every HBW node, and only them
  *   preferred  those closest HBW nodes first, other memory when they are full (default)
  *   interleave pages spread over every HBW node
- * and page sizes 4K, THP (transparent huge pages, asked for with madvise) or 2M
+ *   weighted_interleave  the large blocks' pages in stripes over every HBW node (or those
+ *              weights name) in the ratio of the weights, the small blocks interleaved
+ * with near = cpu (bind, preferred) a part of the range per HBW node, each thread's blocks
+ * from the part of the node nearest the CPU it runs on when it allocates; and page sizes 4K, THP (transparent huge pages, asked for with madvise) or 2M
  * (hugetlb pages, reserved as the range is mapped, so a fault never finds none).
  *
  * Like a numa tier it is an arena bound to its nodes (tiers/binding.h); memkind
@@ -76,7 +79,8 @@ static int hbw_nodes(struct place_tier *t, uint64_t *nodes)
         t->unavailable = why;
         return -1;
     }
-    bool all = c->policy == PLACE_MPOL_BIND_ALL || c->policy == PLACE_MPOL_INTERLEAVE;
+    bool all = c->policy == PLACE_MPOL_BIND_ALL || c->policy == PLACE_MPOL_INTERLEAVE ||
+               c->policy == PLACE_MPOL_WEIGHTED || c->near == PLACE_NEAR_CPU;
     int rc = mk.available();
     unsigned long mask[2] = {0, 0};
     if (rc != 0 || (all ? mk.all : mk.closest)(NULL, mask, sizeof mask * 8) != 0 || !mask[0])
@@ -97,22 +101,48 @@ static int hbw_nodes(struct place_tier *t, uint64_t *nodes)
     return 0;
 }
 
-static struct place_binding binding_of(struct place_tier *t, uint64_t nodes)
+/* What the tier's range becomes over the HBW nodes: its binding, and with policy =
+ * weighted_interleave the weights of its stripes (each node's share; explicit weights
+ * name HBW nodes only). NULL, or why not in t->reason. */
+static const char *plan(struct place_tier *t, uint64_t nodes, struct place_binding *b,
+                        uint8_t weights[64])
 {
     const struct place_tier_config *c = t->config;
     enum place_mempolicy policy =
         c->policy == PLACE_MPOL_DEFAULT ? PLACE_MPOL_PREFERRED : c->policy;
-    return (struct place_binding){place_numa_mode(policy, nodes), nodes,
-                                  c->pagesize == PLACE_PAGE_THP};
+    if (policy == PLACE_MPOL_WEIGHTED) {
+        uint64_t named = 0;
+        for (unsigned n = 0; n < 64; n++)
+            named |= (uint64_t)(c->weights[n] != 0) << n;
+        if (named & ~nodes) {
+            struct place_buf w = PLACE_BUF(t->reason);
+            place_bprintf(&w,
+                          "weights name node %d, which is not high-bandwidth memory here "
+                          "(placerun --tiers shows the nodes); expected the HBW nodes only, or "
+                          "a numa tier to spread over any nodes",
+                          __builtin_ctzll(named & ~nodes));
+            return t->reason;
+        }
+        if (named)
+            nodes = named;
+        const char *why = place_numa_weights(t, nodes, weights);
+        if (why)
+            return why;
+    }
+    *b = (struct place_binding){place_numa_mode(policy, nodes), nodes,
+                                c->pagesize == PLACE_PAGE_THP};
+    return NULL;
 }
 
 /* At start the tier's range is reserved, unbound (nothing is carved from it before its
- * first use binds it), except with 2M pages: how many the HBW nodes have free sizes the
- * range, so their nodes are asked for now. */
+ * first use binds it), in parts with near = cpu, except with 2M pages: how many the HBW
+ * nodes have free sizes the range, so their nodes are asked for now. */
 static int hbw_init(struct place_tier *t)
 {
-    if (t->config->pagesize != PLACE_PAGE_2M)
-        return place_arena_tier(t, NULL);
+    const struct place_tier_config *c = t->config;
+    if (c->pagesize != PLACE_PAGE_2M)
+        return place_arena_tier(
+            t, &(struct place_arena_spec){.parts = c->near == PLACE_NEAR_CPU ? PLACE_PARTS : 0});
     uint64_t nodes = 0;
     if (hbw_nodes(t, &nodes) != 0)
         return -1;
@@ -123,24 +153,39 @@ static int hbw_init(struct place_tier *t)
                          "nr_hugepages)";
         return -1;
     }
-    struct place_binding binding = binding_of(t, nodes);
-    return place_arena_tier(t, &(struct place_arena_spec){.binding = &binding,
-                                                          .len = pages << 21,
-                                                          .flags = MAP_HUGETLB | MAP_HUGE_2MB});
+    struct place_binding binding;
+    uint8_t weights[64];
+    if ((t->unavailable = plan(t, nodes, &binding, weights)))
+        return -1;
+    return place_arena_tier(
+        t, &(struct place_arena_spec){
+               .binding = &binding,
+               .len = pages << 21,
+               .flags = MAP_HUGETLB | MAP_HUGE_2MB,
+               .weights = c->policy == PLACE_MPOL_WEIGHTED ? weights : NULL});
 }
 
 /* The first use: the nodes found and the range bound to them before any block is carved
  * (2M pages: bound at start). */
 static int hbw_prepare(struct place_tier *t)
 {
+    const struct place_tier_config *c = t->config;
     if (place_arena_binding(t)->nodes)
         return 0;
     uint64_t nodes = 0;
     int rc = hbw_nodes(t, &nodes);
     if (rc != 0)
         return rc;
-    struct place_binding binding = binding_of(t, nodes);
-    const char *why = place_arena_bind(t, &binding);
+    struct place_binding binding;
+    uint8_t weights[64];
+    const char *why = plan(t, nodes, &binding, weights);
+    if (!why && c->near == PLACE_NEAR_CPU) {
+        struct place_near near;
+        place_numa_near(nodes, &near);
+        why = place_arena_near(t, &binding, &near);
+    } else if (!why) {
+        why = place_arena_bind(t, &binding, c->policy == PLACE_MPOL_WEIGHTED ? weights : NULL);
+    }
     if (why)
         t->unavailable = why;
     return why ? -1 : 0;

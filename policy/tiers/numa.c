@@ -6,8 +6,6 @@
  * any block is carved out of it (tiers/binding.h), so every page a block touches is
  * placed by the kernel under that policy, and the tier's blocks are told apart by
  * address. */
-#include <string.h>
-
 #include "../../config/policy.h"
 #include "arena.h"
 #include "binding.h"
@@ -23,9 +21,7 @@ static int numa_init(struct place_tier *t)
     const struct place_tier_config *c = t->config;
     struct place_binding b = {place_numa_mode(c->policy, c->nodes), c->nodes, false};
     uint8_t weights[64];
-    memcpy(weights, c->weights, sizeof weights);
-    if (c->policy == PLACE_MPOL_WEIGHTED && c->weights_bandwidth &&
-        (problem = place_numa_bandwidth_weights(c->nodes, weights, t->reason, sizeof t->reason))) {
+    if (c->policy == PLACE_MPOL_WEIGHTED && (problem = place_numa_weights(t, c->nodes, weights))) {
         t->unavailable = problem;
         return -1;
     }

@@ -27,7 +27,8 @@ unsigned place_aligned_class(size_t size, size_t align)
     return c;
 }
 
-int place_slabs_init(struct place_slabs *s, void *lo, size_t len, bool keep_pages)
+int place_slabs_init(struct place_slabs *s, void *lo, size_t len, unsigned nparts,
+                     bool keep_pages)
 {
     /* slabs aligned to their size: a class whose size is a multiple of an alignment (up
      * to 64 KiB) then aligns every block */
@@ -36,15 +37,21 @@ int place_slabs_init(struct place_slabs *s, void *lo, size_t len, bool keep_page
         return -1;
     len -= at - (uintptr_t)lo;
     lo = (void *)at;
-    size_t n = len >> PLACE_SLAB_SHIFT;
+    size_t n = (len >> PLACE_SLAB_SHIFT) / nparts * nparts;
+    if (!n)
+        return -1;
     size_t bytes = n * sizeof(struct place_slab);
     void *meta = place_reserve(&bytes, bytes, MAP_NORESERVE);
     if (!meta)
         return -1;
     place_lock_init(&s->lock);
-    s->lo = s->carve = lo;
+    s->lo = lo;
     s->hi = (char *)lo + (n << PLACE_SLAB_SHIFT);
     s->meta = meta;
+    s->nparts = nparts;
+    s->part_len = (n / nparts) << PLACE_SLAB_SHIFT;
+    for (unsigned k = 0; k < nparts; k++)
+        s->carve[k] = place_slabs_part(s, k);
     s->keep_pages = keep_pages;
     return 0;
 }
@@ -63,13 +70,13 @@ static char *base_of(const struct place_slabs *s, const struct place_slab *sl)
 static bool of_slab(const struct place_slabs *s, const struct place_slab *sl, const void *p)
 {
     size_t at = (size_t)((const char *)p - base_of(s, sl)), size = place_class_size[sl->cls];
-    return (const char *)p >= s->lo && (const char *)p < s->carve && meta_of(s, p) == sl &&
+    return (const char *)p >= s->lo && (const char *)p < s->carve[sl->part] && meta_of(s, p) == sl &&
            at % size == 0 && at / size < sl->bump;
 }
 
 static void link_partial(struct place_slabs *s, struct place_slab *sl)
 {
-    struct place_slab **head = &s->partial[sl->cls];
+    struct place_slab **head = &s->partial[sl->part][sl->cls];
     sl->prev = NULL;
     sl->next = *head;
     if (*head)
@@ -83,38 +90,40 @@ static void unlink_partial(struct place_slabs *s, struct place_slab *sl)
     if (sl->prev)
         sl->prev->next = sl->next;
     else
-        s->partial[sl->cls] = sl->next;
+        s->partial[sl->part][sl->cls] = sl->next;
     if (sl->next)
         sl->next->prev = sl->prev;
     sl->listed = false;
 }
 
-/* A slab for class c: an empty one (of any class), else one never used. */
-static struct place_slab *new_slab(struct place_slabs *s, unsigned c)
+/* A slab for class c in part `part`: an empty one (of any class), else one never used. */
+static struct place_slab *new_slab(struct place_slabs *s, unsigned c, unsigned part)
 {
-    struct place_slab *sl = s->empty;
+    struct place_slab *sl = s->empty[part];
     if (sl) {
-        s->empty = sl->next;
+        s->empty[part] = sl->next;
     } else {
-        if (s->carve == s->hi)
+        if (s->carve[part] == place_slabs_part(s, part) + s->part_len)
             return NULL;
-        sl = meta_of(s, s->carve);
-        s->carve += SLAB;
+        sl = meta_of(s, s->carve[part]);
+        s->carve[part] += SLAB;
     }
-    *sl = (struct place_slab){.cls = (uint8_t)c, .cap = SLAB / place_class_size[c]};
+    *sl = (struct place_slab){
+        .cls = (uint8_t)c, .part = (uint8_t)part, .cap = SLAB / place_class_size[c]};
     link_partial(s, sl);
     return sl;
 }
 
-unsigned place_slabs_take(struct place_slabs *s, unsigned c, void **out, unsigned n)
+unsigned place_slabs_take(struct place_slabs *s, unsigned c, unsigned part, void **out,
+                          unsigned n)
 {
     size_t size = place_class_size[c];
     unsigned got = 0;
-    PLACE_ASSERT(c < PLACE_CLASSES);
+    PLACE_ASSERT(c < PLACE_CLASSES && part < s->nparts);
     place_lock(&s->lock, PLACE_RANK_ARENAS);
     while (got < n) {
-        struct place_slab *sl = s->partial[c];
-        if (!sl && !(sl = new_slab(s, c)))
+        struct place_slab *sl = s->partial[part][c];
+        if (!sl && !(sl = new_slab(s, c, part)))
             break;
         PLACE_ASSERT(sl->listed && sl->cls == c);
         unsigned from = got;
@@ -149,8 +158,8 @@ void place_slabs_give(struct place_slabs *s, void *const *blocks, unsigned n)
             link_partial(s, sl);
         if (--sl->out == 0) { /* empty: any class may have it */
             unlink_partial(s, sl);
-            sl->next = s->empty;
-            s->empty = sl;
+            sl->next = s->empty[sl->part];
+            s->empty[sl->part] = sl;
         }
     }
     place_unlock(&s->lock, PLACE_RANK_ARENAS);
@@ -162,11 +171,12 @@ size_t place_slabs_trim(struct place_slabs *s)
     if (s->keep_pages)
         return 0;
     place_lock(&s->lock, PLACE_RANK_ARENAS);
-    for (struct place_slab *sl = s->empty; sl; sl = sl->next)
-        if (!sl->released && madvise(base_of(s, sl), SLAB, MADV_DONTNEED) == 0) {
-            sl->released = true;
-            given += SLAB;
-        }
+    for (unsigned k = 0; k < s->nparts; k++)
+        for (struct place_slab *sl = s->empty[k]; sl; sl = sl->next)
+            if (!sl->released && madvise(base_of(s, sl), SLAB, MADV_DONTNEED) == 0) {
+                sl->released = true;
+                given += SLAB;
+            }
     place_unlock(&s->lock, PLACE_RANK_ARENAS);
     return given;
 }

@@ -20,6 +20,7 @@ enum {
     PLACE_SLAB_SHIFT = 18, /* 256 KiB */
     PLACE_SMALL_MAX = 65536,
     PLACE_CLASSES = 72, /* 16..256 by 16, four per doubling to 1 KiB, then eight to 64 KiB */
+    PLACE_PARTS = 8,    /* near = cpu: an arena's parts, one per HBW node (tiers/binding.h) */
 };
 
 extern PLACE_HIDDEN const uint32_t place_class_size[PLACE_CLASSES];
@@ -47,24 +48,38 @@ struct place_slab {
     uint32_t out;   /* blocks out of the slab: live, or in a thread's cache */
     uint32_t cap;   /* blocks it holds */
     uint8_t cls;
+    uint8_t part;   /* of its pool's parts */
     bool listed;    /* on its class's partial list */
     bool released;  /* its pages went back to the kernel */
     struct place_slab *next, *prev;
 };
 
-/* The small blocks' shared pool of one arena: [lo, hi) of its range. */
+/* The small blocks' shared pool of one arena: [lo, hi) of its range, in parts of equal
+ * length that hand out blocks apart (one part, or one per node of a near = cpu tier,
+ * each part's pages bound to its node): a block goes back to the part it came from. */
 struct place_slabs {
     pthread_mutex_t lock;
-    char *lo, *hi, *carve;        /* carve: the first slab never used */
+    char *lo, *hi;
     struct place_slab *meta;      /* one per slab of [lo, hi) */
-    struct place_slab *partial[PLACE_CLASSES]; /* slabs with blocks to hand out */
-    struct place_slab *empty;     /* slabs with no block out, any class */
+    unsigned nparts;
+    size_t part_len;              /* bytes, whole slabs */
+    char *carve[PLACE_PARTS];     /* each part's first slab never used */
+    struct place_slab *partial[PLACE_PARTS][PLACE_CLASSES]; /* slabs with blocks to hand out */
+    struct place_slab *empty[PLACE_PARTS];                  /* slabs with no block out */
     bool keep_pages;              /* hugetlb: pages cannot be given back piecemeal */
     uint8_t caps[PLACE_CLASSES];  /* how many blocks a thread's cache keeps per class */
 };
 
-/* Sets s up over [lo, lo + len). 0, or -1 when its bookkeeping cannot be mapped. */
-int place_slabs_init(struct place_slabs *s, void *lo, size_t len, bool keep_pages);
+/* Sets s up over [lo, lo + len) in nparts parts (at most PLACE_PARTS). 0, or -1 when its
+ * bookkeeping cannot be mapped. */
+int place_slabs_init(struct place_slabs *s, void *lo, size_t len, unsigned nparts,
+                     bool keep_pages);
+
+/* Part k of s as a range: what its pages' binding covers. */
+static inline char *place_slabs_part(const struct place_slabs *s, unsigned k)
+{
+    return s->lo + k * s->part_len;
+}
 
 static inline bool place_slabs_own(const struct place_slabs *s, const void *p)
 {
@@ -82,9 +97,10 @@ static inline unsigned place_slabs_class(const struct place_slabs *s, const void
     return place_slab_of(s, p)->cls;
 }
 
-/* Takes up to n blocks of class c out of s into out (under its lock, once); returns how
- * many. Fewer than n only when the range is used up. */
-unsigned place_slabs_take(struct place_slabs *s, unsigned c, void **out, unsigned n);
+/* Takes up to n blocks of class c out of part `part` of s into out (under its lock, once);
+ * returns how many. Fewer than n only when the part is used up. */
+unsigned place_slabs_take(struct place_slabs *s, unsigned c, unsigned part, void **out,
+                          unsigned n);
 
 /* Gives n blocks back to s (under its lock, once); each slab knows its class. */
 void place_slabs_give(struct place_slabs *s, void *const *blocks, unsigned n);

@@ -270,3 +270,48 @@ assert all(v > 0.5 for v in hot) and all(c < h for c in cold for h in hot), shar
 PY
     assert_success
 }
+
+@test "sub-NUMA HBM (--snc): near = cpu puts each thread's blocks on the HBW node nearest its CPU; hbw weighted interleave" {
+    for p in cpu first; do
+        policy "$BATS_TEST_TMPDIR/$p.ini" '[libplace]' "report = $BATS_TEST_TMPDIR/$p.report" \
+            '[tier fast]' 'kind = hbw' 'policy = bind' "near = $p" '[rule big]' 'size = 16K..' 'to = fast'
+    done
+    tier_policy weighted fast "kind = hbw" "policy = weighted_interleave" "weights = 2:3,3:1"
+    tier_policy bandwidth fast "kind = hbw" "policy = weighted_interleave" "weights = bandwidth"
+    tier_policy dram fast "kind = hbw" "policy = weighted_interleave" "weights = 0:1,2:1"
+    run vm --snc --mem0 512M --share "$BATS_TEST_TMPDIR" -- sh -c '
+        cd "$1"
+        for p in cpu first; do
+            echo "$p:"
+            LD_PRELOAD="$2" LIBPLACE_POLICY=$p.ini /usr/bin/python3 "$3" 0 1
+        done
+        for p in weighted bandwidth dram; do
+            echo "$p:"
+            LD_PRELOAD="$2" LIBPLACE_POLICY=$p.ini /usr/bin/python3 "$4" 1 256
+        done' sh "$BATS_TEST_TMPDIR" "$LIB" "$BATS_TEST_DIRNAME/near.py" "$BATS_TEST_DIRNAME/where.py"
+    assert_success
+    # near = cpu: CPU 0 (node 0) takes node 2, CPU 1 (node 1) node 3, large and small blocks
+    # alike, every whole page (a block starts inside a page)
+    section() { sed -n "/^$1:/,/^[a-z]*:\$/p" <<<"$output"; }
+    section cpu | grep -Eqx 'cpu 0 large: node 2 204[78]'
+    section cpu | grep -Eqx 'cpu 0 small: node 2 12[0-8]'
+    section cpu | grep -Eqx 'cpu 1 large: node 3 204[78]'
+    section cpu | grep -Eqx 'cpu 1 small: node 3 12[0-8]'
+    grep -qx "libplace: fast: near = cpu, each block on the HBW node nearest the CPU that allocates it: node 0's CPUs take node 2, node 1's CPUs take node 3" "$BATS_TEST_TMPDIR/cpu.report"
+    # near = first (hbwmalloc's): the first thread's nearest node for both threads
+    [ "$(section first | grep -Ec '^cpu [01] (large|small): node (2|3) [0-9]+$')" -eq 4 ]
+    [ "$(section first | grep -o 'node [23]' | sort -u | wc -l)" -eq 1 ]
+    ! grep -q "near = cpu" "$BATS_TEST_TMPDIR/first.report"
+    # the share of node $2 in section $1's buffer, in percent
+    share() {
+        sed -n "/^$1:/{n;p}" <<<"$output" |
+            awk -F'[ ,]+' -v node="$2" '{for (i = 3; i + 2 <= NF; i += 3) {t += $(i + 2); if ($(i + 1) == node) n = $(i + 2)}} END {printf "%d\n", t ? 100 * n / t : -1}'
+    }
+    (($(share weighted 2) >= 72 && $(share weighted 2) <= 78))
+    # both HBW nodes give 300 GB/s from their own CPUs: 1:1
+    (($(share bandwidth 2) >= 47 && $(share bandwidth 2) <= 53))
+    grep -qx "libplace: fast: weighted interleave, 2 MiB stripes of each period node 2: 1, node 3: 1 (from the firmware's read bandwidths)" "$BATS_TEST_TMPDIR/bandwidth.report"
+    # weights that name DRAM: the tier is unavailable, said why, and the block is dram's
+    grep -q "fast: unavailable: weights name node 0, which is not high-bandwidth memory here" "$BATS_TEST_TMPDIR/dram.report"
+    [ "$(share dram 0)" -ge 99 ]
+}

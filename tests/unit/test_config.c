@@ -105,6 +105,21 @@ static void nothing_said(void)
     CHECK(strcmp(said, "") == 0);
 }
 
+static void hbw_weights(void)
+{
+    nothing_said();
+    CHECK_EQ(p.tiers[1].policy, PLACE_MPOL_WEIGHTED);
+    CHECK_EQ(p.tiers[1].weights[2], 3);
+    CHECK_EQ(p.tiers[1].weights[3], 1);
+    CHECK_EQ(p.tiers[1].weights[0], 0);
+}
+
+static void hbw_near(void)
+{
+    nothing_said();
+    CHECK_EQ(p.tiers[1].near, PLACE_NEAR_CPU);
+}
+
 static const char sketch[] = "; the sketch of DESIGN.md section 6\n"
                              "[libplace]\n"
                              "report = stderr\n"
@@ -346,9 +361,25 @@ static const struct policy_case invalid[] = {
      "[tier far]\nkind = numa\nnodes = 0\npolicy = weighted_interleave\nweights = 0:256\n",
      .error = "t.ini:5: weights = 0:256: '0:256' is not NODE:WEIGHT; expected NODE:WEIGHT pairs, "
               "as 0:3,1:1 (nodes 0 to 63, weights 1 to 255), or bandwidth"},
-    {"weighted_interleave on an hbw tier", "[tier fast]\nkind = hbw\npolicy = weighted_interleave\n",
-     .error = "t.ini:3: policy = weighted_interleave: it is a numa tier's; expected bind, bind_all, "
-              "preferred or interleave for an hbw tier"},
+    {"weighted_interleave on an hbw tier, no weights",
+     "[tier fast]\nkind = hbw\npolicy = weighted_interleave\n",
+     .error = "t.ini:3: policy = weighted_interleave has no weights; expected weights = "
+              "NODE:WEIGHT,..., as 0:3,1:1, or weights = bandwidth"},
+    {"weighted_interleave on an hbw tier", "[tier fast]\nkind = hbw\npolicy = weighted_interleave\n"
+                                           "weights = 2:3,3:1\n",
+     .then = hbw_weights},
+    {"near = cpu with interleave",
+     "[tier fast]\nkind = hbw\npolicy = interleave\nnear = cpu\n",
+     .error = "t.ini:4: near = cpu: it picks one HBW node per thread; expected policy = bind or "
+              "preferred with it"},
+    {"near = cpu with 2M pages", "[tier fast]\nkind = hbw\npagesize = 2M\nnear = cpu\n",
+     .error = "t.ini:4: near = cpu: 2M pages are reserved for the whole range at start, before "
+              "the nodes' parts are known; expected pagesize = 4K or THP with it"},
+    {"near on a numa tier", "[tier far]\nkind = numa\nnodes = 1\nnear = cpu\n",
+     .error = "t.ini:4: near: not a key of numa tiers; expected it only on tiers of kind hbw"},
+    {"near = cpu", "[tier fast]\nkind = hbw\npolicy = bind\nnear = cpu\n", .then = hbw_near},
+    {"a near libplace does not know", "[tier fast]\nkind = hbw\nnear = socket\n",
+     .error = "t.ini:3: near = socket: 'socket' is not accepted here; expected first or cpu"},
     {"a node's scope without a limit", "[tier c]\nkind = dram\nscope = node\n",
      .error = "t.ini:3: [tier c] has scope = node but no limit; expected limit = SIZE, the "
               "limit the machine's processes share"},
