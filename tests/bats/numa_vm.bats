@@ -181,6 +181,15 @@ tier_policy() {
     # the report gives the weights, those the firmware gave too
     grep -qx 'libplace: far: weighted interleave, 2 MiB stripes of each period node 0: 3, node 1: 1' "$BATS_TEST_TMPDIR/weighted.report"
     grep -qx "libplace: far: weighted interleave, 2 MiB stripes of each period node 0: 1, node 1: 10 (from the firmware's read bandwidths)" "$BATS_TEST_TMPDIR/bandwidth.report"
+    # and its check at exit finds the same spread, each node's share of the pages on a node
+    reported() {
+        local line
+        line=$(grep '^libplace: far: 100.0% of [0-9]* resident pages on its nodes (move_pages)' "$BATS_TEST_TMPDIR/$1.report")
+        [[ $line =~ :\ node\ 0\ [0-9.]+%,\ node\ 1\ [0-9.]+%(;|$) ]] || return 1
+        sed -E "s/.*node $2 ([0-9]+)\.[0-9]%.*/\1/" <<<"$line"
+    }
+    (($(reported weighted 0) >= 72 && $(reported weighted 0) <= 78))
+    (($(reported bandwidth 1) >= 88 && $(reported bandwidth 1) <= 94))
 }
 
 @test "placerun's numactl one-liners: the kernel holds the pages where numactl's words say" {
