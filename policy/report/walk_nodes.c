@@ -176,6 +176,41 @@ static void node_scope(struct place_emit *e, const struct place_node_row *n)
                     v->processes == 1 ? "" : "es", place_size_str(peak, v->peak));
 }
 
+/* The pages looked at by node, those on none left out (JSON: keys are node numbers, as
+ * weights' are). */
+static void by_node(struct place_emit *e, const struct place_verified *v)
+{
+    place_emit_open(e, "by_node", '{');
+    for (unsigned k = 0; k < 64; k++) {
+        if (!v->by_node[k])
+            continue;
+        char key[4];
+        struct place_buf kb = PLACE_BUF(key);
+        place_bprintf(&kb, "%u", k);
+        place_emit_uint(e, key, v->by_node[k]);
+    }
+    place_emit_close(e, '}');
+}
+
+/* Each node's share of the `written` pages looked at (those on a node), when the one share
+ * on the tier's nodes does not tell it all: the pages are on more than one node, or on some
+ * node not the tier's. */
+static void shares(struct place_buf *b, const struct place_verified *v, uint64_t written)
+{
+    unsigned nodes = 0;
+    for (unsigned k = 0; k < 64; k++)
+        nodes += v->by_node[k] != 0;
+    if (nodes < 2 && v->placed == written)
+        return;
+    for (unsigned k = 0; k < 64; k++) {
+        if (!v->by_node[k])
+            continue;
+        uint64_t permille = v->by_node[k] * 1000 / written;
+        place_bprintf(b, "%snode %u %llu.%llu%%", b->len ? ", " : ": ", k,
+                      (unsigned long long)(permille / 10), (unsigned long long)(permille % 10));
+    }
+}
+
 static void verified(struct place_emit *e, const struct place_node_row *n)
 {
     const struct place_verified *v = &n->verified;
@@ -188,6 +223,7 @@ static void verified(struct place_emit *e, const struct place_node_row *n)
     place_emit_uint(e, "looked", v->looked);
     place_emit_uint(e, "placed", v->placed);
     place_emit_uint(e, "untouched", v->untouched);
+    by_node(e, v);
     place_emit_bool(e, "exhaustive", v->all);
     place_emit_close(e, '}');
     if (!v->resident) { /* a share of nothing would read as 0% placed */
@@ -197,6 +233,9 @@ static void verified(struct place_emit *e, const struct place_node_row *n)
     }
     uint64_t written = v->looked - v->untouched;
     uint64_t permille = written ? v->placed * 1000 / written : 1000;
+    char spread[512] = "";
+    struct place_buf s = PLACE_BUF(spread);
+    shares(&s, v, written);
     char untouched[160] = "";
     struct place_buf u = PLACE_BUF(untouched);
     if (v->untouched)
@@ -205,11 +244,12 @@ static void verified(struct place_emit *e, const struct place_node_row *n)
                       "on no node), not counted",
                       (unsigned long long)v->untouched, (unsigned long long)v->looked);
     uint64_t shown = v->all ? v->looked : v->resident;
-    place_emit_line(
-        e, PART_VERIFIED, "%s: %llu.%llu%% of %s%llu resident page%s on its nodes (move_pages)%s%s",
-        n->name, (unsigned long long)(permille / 10), (unsigned long long)(permille % 10),
-        v->all ? "all " : "", (unsigned long long)shown, place_plural_s(shown),
-        v->all || v->looked == v->resident ? "" : ", from a sample", untouched);
+    place_emit_line(e, PART_VERIFIED,
+                    "%s: %llu.%llu%% of %s%llu resident page%s on its nodes (move_pages)%s%s%s",
+                    n->name, (unsigned long long)(permille / 10),
+                    (unsigned long long)(permille % 10), v->all ? "all " : "",
+                    (unsigned long long)shown, place_plural_s(shown),
+                    v->all || v->looked == v->resident ? "" : ", from a sample", spread, untouched);
 }
 
 static void heaps(struct place_emit *e, const struct place_node_row *n)

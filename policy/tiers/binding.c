@@ -317,10 +317,14 @@ static void scan(const struct place_arena *a, uint64_t nodes, uint64_t stride,
         v->looked += n;
         /* a page only ever read maps the kernel's zero page: mincore counts it, but it is
          * on no node (move_pages: -EFAULT), and it is not misplaced. (NUMA balancing, whose
-         * sampling also reads -EFAULT, leaves mbind()ed ranges alone.) */
+         * sampling also reads -EFAULT, leaves mbind()ed ranges alone.) A node past 63 is
+         * outside every node mask libplace has: never the tier's, and counted on none. */
         for (unsigned k = 0; k < n; k++) {
-            v->placed += where[k] >= 0 && nodes >> where[k] & 1;
             v->untouched += where[k] < 0;
+            if (where[k] >= 0 && where[k] < 64) {
+                v->placed += nodes >> where[k] & 1;
+                v->by_node[where[k]]++;
+            }
         }
     }
     v->resident = seen;

@@ -22,7 +22,8 @@ struct place_tier_config;
  * (all of them, or a sample spread over them), `placed` are on the tier's nodes. */
 struct place_verified {
     uint64_t resident, looked, placed;
-    uint64_t untouched; /* of those looked at, never written: the kernel's zero page */
+    uint64_t untouched;   /* of those looked at, never written: the kernel's zero page */
+    uint64_t by_node[64]; /* of those looked at, on each node: a spread the share hides */
     bool all;
 };
 

@@ -85,6 +85,22 @@ def heap_line(name, h):
                           plural(h["blocks"], "block"), size_str(h["peak"])))
 
 
+def node_shares(v):
+    """Each node's share of the verified pages on a node, as ": node 0 75.1%, node 1 24.9%",
+    when the share on the tier's nodes does not tell it all (the pages are on more than
+    one node, or on some node not the tier's); "" otherwise, and for a report without
+    by_node. Also the render's words."""
+    by_node = v.get("by_node", {})
+    written = v["looked"] - v.get("untouched", 0)
+    if not by_node or len(by_node) < 2 and v["placed"] == written:
+        return ""
+    shares = []
+    for node in sorted(by_node, key=int):
+        permille = by_node[node] * 1000 // written
+        shares.append("node %s %d.%d%%" % (node, permille // 10, permille % 10))
+    return ": " + ", ".join(shares)
+
+
 def verified_line(name, v):
     if not v["resident"]:
         return f"{name}: no resident pages at exit to check (move_pages)"
@@ -94,10 +110,11 @@ def verified_line(name, v):
     untouched = ("; %d of the %d looked at never written (the kernel's zero page, on no node), "
                  "not counted" % (untouched, v["looked"]) if untouched else "")
     every = v["exhaustive"]
-    return "%s: %d.%d%% of %s%s on its nodes (move_pages)%s%s" % (
+    return "%s: %d.%d%% of %s%s on its nodes (move_pages)%s%s%s" % (
         name, permille // 10, permille % 10, "all " if every else "",
         plural(v["looked"] if every else v["resident"], "resident page"),
-        "" if every or v["looked"] == v["resident"] else ", from a sample", untouched)
+        "" if every or v["looked"] == v["resident"] else ", from a sample", node_shares(v),
+        untouched)
 
 
 def node_lines(doc):

@@ -4,7 +4,7 @@ import os
 import re
 import subprocess
 
-from .libplace_text import heap_line, symmetric_lines
+from .libplace_text import heap_line, node_shares, symmetric_lines
 from .report import (limit_text, plural, seconds, start_text, symmetric_majority,
                      symmetric_size_text, table)
 from .units import size_str
@@ -113,7 +113,8 @@ def node_lines(doc):
             zero = (f"; {untouched} never written (the kernel's zero page), not counted"
                     if untouched else "")
             lines.append(f"{n['name']}: {share:.1f}% of its pages on its nodes "
-                         f"({how} {v['resident']} resident pages, move_pages){zero}")
+                         f"({how} {v['resident']} resident pages, move_pages){node_shares(v)}"
+                         f"{zero}")
     if isinstance(doc.get("merged"), list):
         lines.append("peak of a merged report: the sum of each process's peak (an upper bound)")
     return lines

@@ -254,7 +254,7 @@ OTHER_LIBRARIES = "other libraries"
 MACHINE_FIELDS = [("total", "count", True), ("free", "count", True)]
 VERIFIED_FIELDS = [("resident", "count", True), ("looked", "count", True),
                    ("placed", "count", True), ("untouched", "count", False),
-                   ("exhaustive", "bool", True)]
+                   ("by_node", "object", False), ("exhaustive", "bool", True)]
 RULE_FIELDS = [("name", "str", True), ("hits", "count", True), ("bytes", "count", True),
                ("chain", "array", True), ("on_full", "str", True)]
 SITES_FIELDS = [("total", "count", True), ("top", "array", True)]
@@ -377,6 +377,11 @@ def check_report(doc):
             check_fields(node["machine"], MACHINE_FIELDS, f"{where}.machine")
         if node.get("verified") is not None:
             check_fields(node["verified"], VERIFIED_FIELDS, f"{where}.verified")
+            for number, pages in node["verified"].get("by_node", {}).items():
+                at = field(f"{where}.verified.by_node", number)
+                if not (number.isascii() and number.isdigit()):
+                    raise ShapeError(f"{at}: expected a node number as the key")
+                check_value(pages, "count", at)
         for j, heap in enumerate(node.get("library_heaps", [])):
             check_fields(heap, LIBRARY_HEAP_FIELDS, f"{where}.library_heaps[{j}]")
         if "node_scope" in node:

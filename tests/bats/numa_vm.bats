@@ -69,6 +69,10 @@ for n in json.loads(sys.argv[1])["machine"]["nodes"]:
     assert_output --partial "unknown option --bogus"
     run -2 "$REPO/scripts/numa-vm"
     assert_output --partial "no command"
+    run -2 "$REPO/scripts/numa-vm" --four --snc -- true
+    assert_output --partial "--four and --snc are layouts of their own"
+    run -2 "$REPO/scripts/numa-vm" --snc --cpus 3 -- true
+    assert_output --partial "--snc splits the CPUs between two nodes: --cpus takes an even number"
     run -127 "$REPO/scripts/numa-vm" -- /nonexistent/program
 }
 
@@ -134,6 +138,24 @@ tier_policy() {
         [ "$(sed -n '/^placed:/{n;p}' <<<"$output")" = "buffer 0: node 2 2047" ]
 }
 
+@test "sub-NUMA clusters (--snc): two CPU nodes, each with an HBM node of its own as HMAT's nearest; SLIT distances" {
+    run --separate-stderr vm --snc --mem0 512M -- sh -c '
+        "$1" --tiers
+        cd /sys/devices/system/node
+        for n in 0 1; do [ -e node3/access0/initiators/node$n ] && echo "node 3 near node $n"; done
+        echo "distances: $(cat node0/distance)"' \
+        sh "$REPO/scripts/placerun"
+    assert_success
+    assert_line "node 0 kind: DRAM (has CPUs)"
+    assert_line "node 1 kind: DRAM (has CPUs)"
+    assert_line "node 2 kind: HBM (no CPUs, read bandwidth 307200 MB/s above the CPU nodes' 30720 MB/s)"
+    assert_line "node 3 kind: HBM (no CPUs, read bandwidth 307200 MB/s above the CPU nodes' 30720 MB/s)"
+    # the kernel links node 3 to node 1's CPUs alone: libplace finds each CPU node's HBM so
+    assert_line "node 3 near node 1"
+    refute_line "node 3 near node 0"
+    assert_line "distances: 10 21 13 23"
+}
+
 @test "weighted interleave: weights = 0:3,1:1 puts 75% of a 256 MiB block's pages on node 0; weights = bandwidth follows HMAT" {
     tier_policy weighted far "kind = numa" "nodes = 0-1" "policy = weighted_interleave" "weights = 0:3,1:1"
     tier_policy bandwidth far "kind = numa" "nodes = 0-1" "policy = weighted_interleave" "weights = bandwidth"
@@ -159,6 +181,15 @@ tier_policy() {
     # the report gives the weights, those the firmware gave too
     grep -qx 'libplace: far: weighted interleave, 2 MiB stripes of each period node 0: 3, node 1: 1' "$BATS_TEST_TMPDIR/weighted.report"
     grep -qx "libplace: far: weighted interleave, 2 MiB stripes of each period node 0: 1, node 1: 10 (from the firmware's read bandwidths)" "$BATS_TEST_TMPDIR/bandwidth.report"
+    # and its check at exit finds the same spread, each node's share of the pages on a node
+    reported() {
+        local line
+        line=$(grep '^libplace: far: 100.0% of [0-9]* resident pages on its nodes (move_pages)' "$BATS_TEST_TMPDIR/$1.report")
+        [[ $line =~ :\ node\ 0\ [0-9.]+%,\ node\ 1\ [0-9.]+%(;|$) ]] || return 1
+        sed -E "s/.*node $2 ([0-9]+)\.[0-9]%.*/\1/" <<<"$line"
+    }
+    (($(reported weighted 0) >= 72 && $(reported weighted 0) <= 78))
+    (($(reported bandwidth 1) >= 88 && $(reported bandwidth 1) <= 94))
 }
 
 @test "placerun's numactl one-liners: the kernel holds the pages where numactl's words say" {

@@ -384,6 +384,10 @@ report("timeline-bytes", "nodes[0].timeline[0][1]: expected a signed 64-bit inte
 report("verified-part", "nodes[1].verified: no 'placed'", delete(["nodes", 1, "verified", "placed"]))
 report("verified-type", 'nodes[1].verified.looked: expected an unsigned 64-bit integer, got the string "1024"',
        setter(["nodes", 1, "verified", "looked"], "1024"))
+report("verified-node", 'nodes[1].verified.by_node.hbw: expected a node number as the key',
+       setter(["nodes", 1, "verified", "by_node"], {"hbw": 1000}))
+report("verified-node-pages", 'nodes[1].verified.by_node.1: expected an unsigned 64-bit integer, got -3',
+       setter(["nodes", 1, "verified", "by_node"], {"1": -3}))
 report("reclaim-list", "nodes[1].reclaim_min: expected an integer from 0 to 100, got an array",
        setter(["nodes", 1, "reclaim_min"], [10]))
 report("merged-entry", "merged[0].host: expected a string, got an object",

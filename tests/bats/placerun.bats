@@ -572,15 +572,18 @@ for b in blocks:
 print(len(blocks))'
     assert_success
     assert_output 8
+    valid_report "$BATS_TEST_TMPDIR/r.json"
     run $PY -c '
 import json, sys
 r = json.load(open(sys.argv[1]))
 n = next(n for n in r["nodes"] if n["name"] == "membind")
 v = n["verified"]
-# untouched: pages of the tier the kernel never populated, on no node
-print(n["kind"], n["allocations"] >= 8, v["placed"] >= 8 * 256, v["placed"] + v["untouched"] == v["looked"])' \
+# untouched: pages of the tier the kernel never populated, on no node; every other page
+# looked at on node 0, the one node of this machine
+print(n["kind"], n["allocations"] >= 8, v["placed"] >= 8 * 256, v["placed"] + v["untouched"] == v["looked"],
+      v["by_node"] == {"0": v["looked"] - v["untouched"]})' \
         "$BATS_TEST_TMPDIR/r.json"
-    assert_output "numa True True True"
+    assert_output "numa True True True True"
 }
 
 @test "one-liners: numactl's node syntax judged by libplace, usage errors by placerun" {

@@ -211,7 +211,7 @@ libplace: policy not loaded (3 errors): the program does not start (on_error = a
     run env LD_PRELOAD="$LIB" MEMKIND_HBW_NODES=0 LIBPLACE_VERIFY=all LIBPLACE_RULES="size=1M.. to=hbw" \
         LIBPLACE_REPORT="$BATS_TEST_TMPDIR/report.json" LIBPLACE_REPORT_FORMAT=json "$PROGS/zeropages"
     assert_success
-    [ "$(node hbw verified)" = "{'resident': 2048, 'looked': 2048, 'placed': 1024, 'untouched': 1024, 'exhaustive': True}" ]
+    [ "$(node hbw verified)" = "{'resident': 2048, 'looked': 2048, 'placed': 1024, 'untouched': 1024, 'by_node': {'0': 1024}, 'exhaustive': True}" ]
     run "$REPO/scripts/place-report" render "$BATS_TEST_TMPDIR/report.json"
     assert_success
     assert_line "hbw: 100.0% of its pages on its nodes (all 2048 resident pages, move_pages); 1024 never written (the kernel's zero page), not counted"

@@ -71,7 +71,11 @@ static void full(void)
         .cached = 3 << 20,
         .overflow_peak = 6 << 20,
         .checked = true,
-        .verified = {.resident = 4096, .looked = 1024, .placed = 900, .untouched = 24},
+        .verified = {.resident = 4096,
+                     .looked = 1024,
+                     .placed = 900,
+                     .untouched = 24,
+                     .by_node = {[0] = 100, [1] = 900}},
         .nheaps = 2,
         .heaps = {{.blocks = 1, .bytes = 4 << 20, .peak = 6 << 20, .owner = "libsymheap.so"},
                   {.blocks = 3, .bytes = 1 << 20, .peak = 2 << 20, .owner = PLACE_HEAP_OTHERS}},
@@ -87,7 +91,7 @@ static void full(void)
         .unavailable = "no such node",
         .planned = true,
         .checked = true,
-        .verified = {.resident = 1, .looked = 1, .placed = 1, .all = true},
+        .verified = {.resident = 1, .looked = 1, .placed = 1, .by_node = {[2] = 1}, .all = true},
     };
     far->s.events[PLACE_EV_FALLBACKS_IN] = 37;
     /* a line longer than place_line's 1 KiB, cut there */
