@@ -1,6 +1,6 @@
-/* hbw: high-bandwidth memory, the nodes memkind finds (MEMKIND_HBW_NODES, or the
- * firmware's bandwidth attributes), else those HMAT gives more read bandwidth than every
- * CPU node (where memkind finds none), with hbwmalloc's policies:
+/* hbw: high-bandwidth memory, the nodes HMAT gives more read bandwidth than every CPU
+ * node, else those memkind finds (MEMKIND_HBW_NODES, which also comes first, or its own
+ * heuristics), with hbwmalloc's policies:
  *   bind       the HBW nodes closest to the CPU of the thread that first places a block
  *              there, and only them
  *   bind_all   every HBW node, and only them
@@ -15,6 +15,7 @@
  * Like a numa tier it is an arena bound to its nodes (tiers/binding.h); memkind
  * only says which nodes those are. */
 #include <hbwmalloc.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 
 #include "../../config/policy.h"
@@ -64,13 +65,32 @@ static struct place_lib memkind = {
     .nsyms = sizeof mk_syms / sizeof mk_syms[0],
 };
 
-/* The tier's nodes as memkind finds them into *nodes, else as HMAT tells them: 0, 1
+/* The HBW nodes the firmware tells of (HMAT): every one, or the one nearest the calling
+ * thread's CPU; 0 when it tells none. */
+static uint64_t hmat_nodes(bool all)
+{
+    uint64_t nodes = place_numa_hmat_hbw();
+    if (all || !nodes)
+        return nodes;
+    struct place_near near;
+    place_numa_near(nodes, &near);
+    return 1ull << near.node[place_near_part(&near)];
+}
+
+/* The tier's nodes into *nodes: as HMAT tells them, else as memkind finds them: 0, 1
  * while another thread loads a library (ask again), or -1 with why said in
  * t->unavailable. */
 static int hbw_nodes(struct place_tier *t, uint64_t *nodes)
 {
     const struct place_tier_config *c = t->config;
+    bool all = c->policy == PLACE_MPOL_BIND_ALL || c->policy == PLACE_MPOL_INTERLEAVE ||
+               c->policy == PLACE_MPOL_WEIGHTED || c->near == PLACE_NEAR_CPU;
     const char *why = place_libnuma();
+    /* the firmware's word first: memkind misreads HMAT in some layouts (CPU-less HBW
+     * beside several CPU nodes, sub-NUMA modes: in numa-vm --snc it names node 3 alone,
+     * as the nearest node of every CPU), unless the user named the nodes to memkind */
+    if (!why && !getenv("MEMKIND_HBW_NODES") && (*nodes = hmat_nodes(all)))
+        return 0;
     if (!why)
         why = place_lib_load(&memkind);
     if (why == place_lib_busy)
@@ -79,14 +99,10 @@ static int hbw_nodes(struct place_tier *t, uint64_t *nodes)
         t->unavailable = why;
         return -1;
     }
-    bool all = c->policy == PLACE_MPOL_BIND_ALL || c->policy == PLACE_MPOL_INTERLEAVE ||
-               c->policy == PLACE_MPOL_WEIGHTED || c->near == PLACE_NEAR_CPU;
     int rc = mk.available();
     unsigned long mask[2] = {0, 0};
-    if (rc != 0 || (all ? mk.all : mk.closest)(NULL, mask, sizeof mask * 8) != 0 || !mask[0])
-        /* memkind misses HBW the firmware tells of in some layouts (CPU-less HBW beside
-         * several CPU nodes, sub-NUMA modes): HMAT's own word, every such node */
-        mask[0] = place_numa_hmat_hbw();
+    if (rc == 0 && (all ? mk.all : mk.closest)(NULL, mask, sizeof mask * 8) != 0)
+        mask[0] = 0;
     if (!mask[0]) {
         struct place_buf b = PLACE_BUF(t->reason);
         place_bprintf(&b,

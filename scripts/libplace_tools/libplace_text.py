@@ -76,6 +76,30 @@ def machine_line(n):
     return None
 
 
+def near_line(n):
+    """near = cpu: the HBW node each CPU node's threads take."""
+    taken = ", ".join(f"node {cpus}'s CPUs take node {hbw}"
+                      for cpus, hbw in sorted(n["near"].items(), key=lambda kv: int(kv[0])))
+    return (f"{n['name']}: near = cpu, each block on the HBW node nearest the CPU that "
+            f"allocates it: {taken}")
+
+
+def node_scope_line(n):
+    """scope = node: the machine's count beside this process's."""
+    v = n["node_scope"]
+    return (f"{n['name']}: limit {size_str(n['limit'])} shared by this machine's processes "
+            f"(scope = node, /dev/shm{v['region']}): {size_str(v['in_use'])} in use by "
+            f"{v['processes']} process{'' if v['processes'] == 1 else 'es'} now, "
+            f"{size_str(v['peak'])} at peak")
+
+
+def machine_lines(n):
+    """A tier's lines of the machine's part, in libplace's order (weights are left out:
+    whether they came from the firmware is not in the JSON)."""
+    return [line for line in (machine_line(n), n.get("near") and near_line(n),
+                              n.get("node_scope") and node_scope_line(n)) if line]
+
+
 def heap_line(name, h):
     """A library's own heap in a tier: also the render's words for it."""
     others = h["owner"] == OTHER_LIBRARIES
@@ -130,7 +154,7 @@ def node_lines(doc):
                      % ("tier", "refused", "fb out", "fb in", "waits", "waited", "overflow",
                         "failures", "reclaimed", "skipped"))
         lines += [pressure_row(n) for n in pressed]
-    lines += [line for line in map(machine_line, nodes) if line]
+    lines += [line for n in nodes for line in machine_lines(n)]
     lines += [heap_line(n["name"], h) for n in nodes for h in n.get("library_heaps", [])]
     lines += [verified_line(n["name"], n["verified"]) for n in nodes if n.get("verified")]
     sample = profile_of(doc)["sample"]

@@ -241,7 +241,7 @@ NODE_FIELDS = ([("name", "str", True), ("kind", "str", True), ("limit", "count",
                 ("reclaim_min", "percent", False),
                 ("reclaim_target", "percent", False), ("verified", "object?", False),
                 ("library_heaps", "array", False), ("node_scope", "object", False),
-                ("weights", "object", False)]
+                ("weights", "object", False), ("near", "object", False)]
                + [(k, "count", True) for k in NODE_COUNTERS])
 # scope = node: the limit the machine's processes share, as it stood at the report
 NODE_SCOPE_FIELDS = [("region", "str", True), ("in_use", "int", True), ("peak", "int", True),
@@ -382,6 +382,11 @@ def check_report(doc):
                 if not (number.isascii() and number.isdigit()):
                     raise ShapeError(f"{at}: expected a node number as the key")
                 check_value(pages, "count", at)
+        for cpus, hbw in node.get("near", {}).items():  # near = cpu: CPU node -> HBW node
+            at = field(f"{where}.near", cpus)
+            if not (cpus.isascii() and cpus.isdigit()):
+                raise ShapeError(f"{at}: expected a CPU node's number as the key")
+            check_value(hbw, "count", at)
         for j, heap in enumerate(node.get("library_heaps", [])):
             check_fields(heap, LIBRARY_HEAP_FIELDS, f"{where}.library_heaps[{j}]")
         if "node_scope" in node:

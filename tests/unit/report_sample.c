@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "../../policy/report/walk.h"
+#include "../../policy/tiers/binding.h"
+#include "../../policy/tiers/shared.h"
 
 static struct place_gathered g;
 static struct place_timeline line = {
@@ -61,8 +63,17 @@ static void full(void)
     struct place_node_row *hbw = &g.nodes[1], *far = &g.nodes[2], *heap = &g.nodes[3];
     g.nodes[0].machine = true, g.nodes[0].total = 64ULL << 30, g.nodes[0].free = 50ULL << 30;
     g.nodes[0].checked = true; /* nothing resident */
+    /* near = cpu over HBW nodes 2 and 3, the CPUs of node 0 nearest node 2's, node 1's
+     * nearest node 3's; the limit shared by the node's processes */
+    static struct place_near near = {.nparts = 2, .node = {2, 3}};
+    memset(near.of_node, UINT8_MAX, sizeof near.of_node);
+    near.of_node[0] = 0, near.of_node[1] = 1;
     *hbw = (struct place_node_row){
         .name = "hbw",
+        .near = &near,
+        .shared = true,
+        .node = {.name = "/libplace-1000-hbw", .in_use = 60 << 20, .peak = 64 << 20,
+                 .processes = 3},
         .kind = "hbw",
         .limit = 64 << 20,
         .reclaim_min = 10,
