@@ -48,7 +48,8 @@ static int create(struct place_arena *a, struct place_tier *t, size_t want,
     /* the first half for small blocks, the second for large ones (whole huge pages each),
      * each cut in parts */
     const size_t huge_page = (size_t)2 << 20;
-    size_t half = (len / 2) & ~(huge_page - 1), piece = ((len - half) / parts) & ~(huge_page - 1);
+    size_t half = (len / 2) & ~(huge_page - 1);
+    size_t piece = parts == 1 ? len - half : ((len - half) / parts) & ~(huge_page - 1);
     bool huge = flags & MAP_HUGETLB;
     *why = "the bookkeeping of its blocks could not be mapped";
     if (place_slabs_init(&a->slabs, p, half, parts, huge) != 0)
@@ -251,8 +252,7 @@ const char *place_arena_near(struct place_tier *t, const struct place_binding *b
     PLACE_ASSERT(a->nparts >= near->nparts);
     for (unsigned k = 0; k < near->nparts; k++) {
         const struct place_extents *e = &a->extents[k];
-        struct place_binding one = {place_numa_mode(t->config->policy, 1ull << near->node[k]),
-                                    1ull << near->node[k], b->thp};
+        struct place_binding one = place_numa_one(b, near->node[k]);
         const char *why = place_numa_bind(place_slabs_part(&a->slabs, k), a->slabs.part_len,
                                           &one, false);
         if (why || (why = place_numa_bind(e->lo, (size_t)e->npages * e->unit, &one, false)))

@@ -68,6 +68,13 @@ int place_numa_mode(enum place_mempolicy policy, uint64_t nodes)
     }
 }
 
+struct place_binding place_numa_one(const struct place_binding *b, unsigned node)
+{
+    /* preferred over several nodes (MPOL_PREFERRED_MANY) is preferred over one */
+    return (struct place_binding){b->mode == MPOL_BIND ? MPOL_BIND : MPOL_PREFERRED, 1ull << node,
+                                  b->thp};
+}
+
 const char *place_numa_bind(void *lo, size_t len, const struct place_binding *b, bool move)
 {
     unsigned long mask = b ? (unsigned long)b->nodes : 0;
@@ -179,14 +186,15 @@ static uint8_t nearest(unsigned c, const struct place_near *near)
             return (uint8_t)k;
     }
     char row[512];
-    unsigned dist[64] = {0};
+    unsigned dist[64];
+    memset(dist, 0xff, sizeof dist); /* no figure: as far as can be */
     const char *p = row;
     node_file(c, "distance", row, sizeof row);
     for (unsigned n = 0; n < 64 && *p >= '0' && *p <= '9'; n++) {
         snprintf(path, sizeof path, "/sys/devices/system/node/node%u", n);
         if (access(path, F_OK) != 0) /* no node n: no figure */
             continue;
-        for (; *p >= '0' && *p <= '9'; p++)
+        for (dist[n] = 0; *p >= '0' && *p <= '9'; p++)
             dist[n] = dist[n] * 10 + (unsigned)(*p - '0');
         while (*p == ' ' || *p == '\n')
             p++;

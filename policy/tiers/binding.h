@@ -22,6 +22,9 @@ struct place_binding {
 
 int place_numa_mode(enum place_mempolicy policy, uint64_t nodes);
 
+/* b (bind or preferred) over node alone: a near = cpu part's binding. */
+struct place_binding place_numa_one(const struct place_binding *b, unsigned node);
+
 /* A weighted interleave's stripes (policy = weighted_interleave): in every period of
  * sum(weights) stripes of PLACE_STRIPE bytes, counted from origin, node n takes weights[n]
  * stripes in a row. */
