@@ -56,6 +56,34 @@ def machine(doc):
     return probe.machine(memkind="hbw" in kinds, cuda=bool(kinds & set(GPU_KINDS)))
 
 
+def weight_warnings(doc, t, m):
+    """A weighted interleave that will leave its tier unavailable here: weights = bandwidth
+    over a node the firmware gives no figure, an hbw tier's weights naming a node that is
+    not HBW."""
+    weights, name = t.get("weights"), t["name"]
+    if t.get("policy") != "weighted_interleave" or weights is None:
+        return []
+    hbw = m["hbw"]["nodes"]
+    if weights != "bandwidth":
+        named = sorted(int(n) for n in weights)
+        other = [n for n in named if t["kind"] == "hbw" and hbw and n not in hbw]
+        if not other:
+            return []
+        return [(where(doc, t, "weights"),
+                 f"tier {name}: weights name node{'s' if len(other) > 1 else ''} {ranges(other)}, "
+                 f"not high-bandwidth memory here (HBW nodes: {ranges(hbw) if hbw else 'none'}); "
+                 "the tier will be unavailable")]
+    spread = t.get("nodes", []) if t["kind"] == "numa" else hbw or []
+    bare = [n for n in spread
+            if n in m["nodes"] and not m["nodes"][n].get("access", {}).get("read_bandwidth")]
+    if not bare:
+        return []
+    return [(where(doc, t, "weights"),
+             f"tier {name}: weights = bandwidth, but the firmware gives node"
+             f"{'s' if len(bare) > 1 else ''} {ranges(bare)} no read bandwidth (placerun "
+             "--tiers shows what it gives); the tier will be unavailable")]
+
+
 def warnings(doc, m):
     """[(where, message)] for the policy described in doc (libplace's LIBPLACE_CHECK=json)
     against the machine m (probe.machine())."""
@@ -74,6 +102,12 @@ def warnings(doc, m):
             out.append((where(doc, t), f"tier {name}: memkind finds no high-bandwidth memory here "
                                        "(placerun --tiers says why); its allocations will take the "
                                        "rest of their chains"))
+        out += weight_warnings(doc, t, m)
+        hbw = m["hbw"]["nodes"] or []
+        if kind == "hbw" and t.get("near") == "cpu" and len(hbw) == 1:
+            out.append((where(doc, t, "near"),
+                        f"tier {name}: near = cpu, but node {hbw[0]} is this machine's one HBW "
+                        "node: every thread takes it"))
         if kind in GPU_KINDS:
             count = gpus.get("count")
             if count == 0:

@@ -99,7 +99,7 @@ def memory_tiers():
 def kinds(nodes, hbw):
     """What each node's memory is, as far as sysfs tells: DRAM with CPUs; HBM when it is
     high-bandwidth as hbw_nodes finds it (MEMKIND_HBW_NODES, else more HMAT read bandwidth
-    than every CPU node: what memkind, and libplace where memkind finds none, take);
+    than every CPU node: what libplace's hbw tier takes, before memkind's own answer);
     CXL or far memory when it has no CPUs and less bandwidth; memory-only when nothing
     tells. Adds "kind" and "why" to each node."""
     cpu = [nodes[n]["access"]["read_bandwidth"] for n in nodes

@@ -559,6 +559,20 @@ LIBPLACE_WEIGHTS_WEIGHTED_INTERLEAVE=0:5,1:1"
     assert_equal "${stderr_lines[0]}" "libplace: LIBPLACE_WEIGHTS_WEIGHTED_INTERLEAVE=0:x: '0:x' is not NODE:WEIGHT; expected NODE:WEIGHT pairs, as 0:3,1:1 (nodes 0 to 63, weights 1 to 255), or bandwidth"
 }
 
+@test "--check warns of weights and near = cpu this machine cannot honour: no HMAT figure, weights naming a node that is not HBW, one HBW node" {
+    one_plain_node
+    [ ! -e /sys/devices/system/node/node0/access0/initiators/read_bandwidth ] || skip "the expected text is a machine's without HMAT"
+    policy "$BATS_TEST_TMPDIR/w.ini" '[tier wide]' 'kind = numa' 'nodes = 0' 'policy = weighted_interleave' \
+        'weights = bandwidth' '[tier fast]' 'kind = hbw' 'policy = weighted_interleave' 'weights = 0:1,1:1' \
+        '[tier near]' 'kind = hbw' 'near = cpu' '[rule all]' 'to = wide, fast, near'
+    MEMKIND_HBW_NODES=0 run --separate-stderr "$PLACERUN" --check -p "$BATS_TEST_TMPDIR/w.ini"
+    assert_success
+    assert_equal "$(grep -c warning <<<"$stderr")" 3
+    grep -qx "placerun: $BATS_TEST_TMPDIR/w.ini:5: warning: tier wide: weights = bandwidth, but the firmware gives node 0 no read bandwidth (placerun --tiers shows what it gives); the tier will be unavailable" <<<"$stderr"
+    grep -qx "placerun: $BATS_TEST_TMPDIR/w.ini:9: warning: tier fast: weights name node 1, not high-bandwidth memory here (HBW nodes: 0); the tier will be unavailable" <<<"$stderr"
+    grep -qx "placerun: $BATS_TEST_TMPDIR/w.ini:12: warning: tier near: near = cpu, but node 0 is this machine's one HBW node: every thread takes it" <<<"$stderr"
+}
+
 @test "--membind places for real: the window's blocks in the numa tier, every resident page on node 0" {
     run --separate-stderr "$PLACERUN" --membind=0:64K.. --verify -r "$BATS_TEST_TMPDIR/r.json" -- \
         $PY -c '
