@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 
 #include "../base/assert.h"
+#include "../base/clock.h"
 #include "../base/pages.h"
 #include "../base/rank.h"
 
@@ -30,6 +31,8 @@ int place_extents_init(struct place_extents *e, void *lo, size_t len, size_t uni
         e->bins[k] = NONE;
     e->dirty = 0;
     e->used = 0;
+    e->recent = 0;
+    e->recent_at = 0;
     e->keep = PLACE_KEEP_MIN / unit;
     e->keep_pages = keep_pages;
     e->run = run;
@@ -230,9 +233,15 @@ size_t place_extents_give(struct place_extents *e, void *p)
     PLACE_ASSERT(used_run(e, p));
     if (4 * (size_t)n > e->keep)
         e->keep = 4 * (size_t)n < PLACE_KEEP_MAX / e->unit ? 4 * (size_t)n : PLACE_KEEP_MAX / e->unit;
+    int64_t now = place_now_ns();
+    if (now - e->recent_at > PLACE_DECAY_NS || e->used > e->recent) {
+        if (now - e->recent_at > PLACE_DECAY_NS)
+            e->recent_at = now;
+        e->recent = e->used;
+    }
     e->used -= n;
     i = release(e, i, n, RUN_DIRTY);
-    if (!e->keep_pages && e->dirty > e->keep && e->dirty > e->used) {
+    if (!e->keep_pages && e->dirty > e->keep && e->dirty > e->recent + e->recent / 4) {
         /* over the budget: this run's pages go back, out of the lock; it counts as used
          * meanwhile, so no thread takes it or merges with it */
         uint32_t len = e->run[i].pages;

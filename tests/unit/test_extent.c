@@ -87,9 +87,11 @@ int main(void)
     place_extents_give(&e, x);
     place_extents_give(&e, lo + unit);
 
-    /* freed pages are kept up to four times the largest block freed: four blocks of n
-     * pages freed keep theirs, a fifth goes back to the kernel (and a block from it
-     * reads as zero without a memset) */
+    /* freed pages are kept up to four times the largest block freed, or a quarter more
+     * than were in use within the last second: four blocks of n pages freed keep theirs,
+     * a fifth too while all five were in use a moment ago, but one freed once that
+     * second is past goes back to the kernel (and a block from it reads as zero without
+     * a memset) */
     size_t n = PLACE_KEEP_MIN / unit;
     place_extents_trim(&e); /* none kept from above */
     char *k[4];
@@ -104,6 +106,11 @@ int main(void)
     for (unsigned j = 0; j < 4; j++)
         place_extents_give(&e, k[j]);
     CHECK_EQ(resident(k[0], 4 * n), 4 * n);
+    place_extents_give(&e, huge);
+    CHECK_EQ(resident(huge, n), n);
+    huge = take(&e, n * unit, 0, false);
+    memset(huge, 0x5a, n * unit);
+    e.recent_at -= PLACE_DECAY_NS; /* the second past */
     place_extents_give(&e, huge);
     CHECK_EQ(resident(huge, n), 0);
     CHECK_EQ(resident(k[0], 4 * n), 4 * n);
