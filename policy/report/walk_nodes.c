@@ -109,6 +109,15 @@ static void machine(struct place_emit *e, const struct place_node_row *n)
                         place_size_str(free, (int64_t)n->free));
 }
 
+/* A figure of node n in an object keyed by node number. */
+static void node_uint(struct place_emit *e, unsigned n, uint64_t v)
+{
+    char key[4];
+    struct place_buf kb = PLACE_BUF(key);
+    place_bprintf(&kb, "%u", n);
+    place_emit_uint(e, key, v);
+}
+
 /* A weighted interleave's weights, those the firmware gave included. */
 static void weights(struct place_emit *e, const struct place_node_row *n)
 {
@@ -120,10 +129,7 @@ static void weights(struct place_emit *e, const struct place_node_row *n)
     for (unsigned k = 0; k < 64; k++) {
         if (!n->weights[k])
             continue;
-        char key[4];
-        struct place_buf kb = PLACE_BUF(key);
-        place_bprintf(&kb, "%u", k);
-        place_emit_uint(e, key, n->weights[k]);
+        node_uint(e, k, n->weights[k]);
         place_bprintf(&b, "%snode %u: %u", b.len ? ", " : "", k, n->weights[k]);
     }
     place_emit_close(e, '}');
@@ -143,16 +149,15 @@ static void near(struct place_emit *e, const struct place_node_row *n)
     for (unsigned c = 0; c < 64; c++) {
         if (n->near->of_node[c] == UINT8_MAX)
             continue;
-        char key[4];
-        struct place_buf kb = PLACE_BUF(key);
-        place_bprintf(&kb, "%u", c);
         unsigned node = n->near->node[n->near->of_node[c]];
-        place_emit_uint(e, key, node);
+        node_uint(e, c, node);
         place_bprintf(&b, "%snode %u's CPUs take node %u", b.len ? ", " : "", c, node);
     }
     place_emit_close(e, '}');
-    place_emit_line(e, PART_MACHINE, "%s: near = cpu, each block on the HBW node nearest the CPU "
-                    "that allocates it: %s", n->name, text);
+    place_emit_line(e, PART_MACHINE,
+                    "%s: near = cpu, each block on the HBW node nearest the CPU "
+                    "that allocates it: %s",
+                    n->name, text);
 }
 
 /* scope = node: the machine's count beside this process's. */
@@ -184,10 +189,7 @@ static void by_node(struct place_emit *e, const struct place_verified *v)
     for (unsigned k = 0; k < 64; k++) {
         if (!v->by_node[k])
             continue;
-        char key[4];
-        struct place_buf kb = PLACE_BUF(key);
-        place_bprintf(&kb, "%u", k);
-        place_emit_uint(e, key, v->by_node[k]);
+        node_uint(e, k, v->by_node[k]);
     }
     place_emit_close(e, '}');
 }

@@ -75,7 +75,14 @@ static int create(struct place_arena *a, struct place_tier *t, size_t want,
 /* The extents block p (one of a's large ones) lies in. */
 static struct place_extents *extents_of(struct place_arena *a, const void *p)
 {
-    return &a->extents[a->nparts == 1 ? 0 : (size_t)((const char *)p - a->extents[0].lo) / a->piece];
+    return &a->extents[a->nparts == 1 ? 0
+                                      : (size_t)((const char *)p - a->extents[0].lo) / a->piece];
+}
+
+/* The part the calling thread takes from: near = cpu's of its CPU, else the one. */
+static unsigned caller_part(const struct place_arena *a)
+{
+    return a->near.nparts ? place_near_part(&a->near) : 0;
 }
 
 size_t place_ram(void)
@@ -111,7 +118,7 @@ int place_arena_tier(struct place_tier *t, const struct place_arena_spec *spec)
 static void *take_large(struct place_tier *t, struct place_arena *a, const struct place_request *r,
                         bool force, bool *limited)
 {
-    struct place_extents *e = &a->extents[a->near.nparts ? place_near_part(&a->near) : 0];
+    struct place_extents *e = &a->extents[caller_part(a)];
     size_t want = place_extents_size(e, r->size, r->align);
     if (!want)
         return NULL;
@@ -188,8 +195,7 @@ static void *arena_alloc(struct place_tier *t, const struct place_request *r, bo
         PLACE_ASSERT(!p || place_slabs_class(&a->slabs, p) == c); /* a bin holds its class */
         if (!p) {
             drain(t, a);
-            p = place_cache_refill(t, &a->slabs, c,
-                                   a->near.nparts ? place_near_part(&a->near) : 0, force, limited);
+            p = place_cache_refill(t, &a->slabs, c, caller_part(a), force, limited);
         }
         if (p && r->call == PLACE_CALLOC)
             memset(p, 0, r->size);
@@ -253,8 +259,8 @@ const char *place_arena_near(struct place_tier *t, const struct place_binding *b
     for (unsigned k = 0; k < near->nparts; k++) {
         const struct place_extents *e = &a->extents[k];
         struct place_binding one = place_numa_one(b, near->node[k]);
-        const char *why = place_numa_bind(place_slabs_part(&a->slabs, k), a->slabs.part_len,
-                                          &one, false);
+        const char *why =
+            place_numa_bind(place_slabs_part(&a->slabs, k), a->slabs.part_len, &one, false);
         if (why || (why = place_numa_bind(e->lo, (size_t)e->npages * e->unit, &one, false)))
             return why;
     }
@@ -333,6 +339,5 @@ void place_arenas_postfork_child(void)
 const struct place_stripes *place_arena_stripes(const struct place_tier *t)
 {
     const struct place_arena *a = t->state;
-    return t->allocator == &place_arena_allocator && a && a->extents[0].fresh ? &a->stripes
-                                                                                : NULL;
+    return t->allocator == &place_arena_allocator && a && a->extents[0].fresh ? &a->stripes : NULL;
 }

@@ -22,10 +22,10 @@
 struct place_arena {
     void *lo;
     size_t len;
-    struct place_slabs slabs; /* the first half: small blocks */
+    struct place_slabs slabs;                  /* the first half: small blocks */
     struct place_extents extents[PLACE_PARTS]; /* the second: larger ones, nparts of them */
     unsigned nparts;
-    size_t piece; /* each one's share of the range */
+    size_t piece;                 /* each one's share of the range */
     void *_Atomic deferred;       /* blocks freed inside libplace (place_arena_defer) */
     struct place_binding binding; /* its pages' NUMA policy; nodes 0: the kernel's choice */
     struct place_stripes stripes; /* weighted interleave: the large blocks' pages */

@@ -56,9 +56,9 @@ uint64_t place_numa_hmat_hbw(void);
  * each), and for each CPU the part of the HBW node nearest it. */
 enum { PLACE_NEAR_CPUS = 1024 }; /* CPUs past them take part 0 */
 struct place_near {
-    unsigned nparts; /* 0: not near = cpu */
+    unsigned nparts;           /* 0: not near = cpu */
     uint8_t node[PLACE_PARTS]; /* part k's node */
-    uint8_t of_node[64]; /* a CPU node's part; UINT8_MAX for a node without CPUs */
+    uint8_t of_node[64];       /* a CPU node's part; UINT8_MAX for a node without CPUs */
     uint8_t of_cpu[PLACE_NEAR_CPUS];
 };
 

@@ -18,9 +18,9 @@
  * one that frees much gives the memory back. mimalloc-bench's malloc-large (20 buffers of
  * 5 to 25 MiB replaced 2000 times) faulted 9.3x glibc's pages and ran 4.6x its time under
  * the 64 MiB budget alone, 3.9x and 2.1x with half the pages in use, 0.78x and 0.82x
- * with all of them, at glibc's max RSS. A run whose pages were given back, or never touched, reads as zero:
- * calloc skips the memset (and a big block that may hold old bytes is given back to the
- * kernel first, rather than made resident by a memset).
+ * with all of them, at glibc's max RSS. A run whose pages were given back, or never
+ * touched, reads as zero: calloc skips the memset (and a big block that may hold old bytes
+ * is given back to the kernel first, rather than made resident by a memset).
  * One lock per arena; a large block costs much more than the lock. */
 #ifndef PLACE_EXTENT_H
 #define PLACE_EXTENT_H

@@ -8,12 +8,13 @@
  *   interleave pages spread over every HBW node
  *   weighted_interleave  the large blocks' pages in stripes over every HBW node (or those
  *              weights name) in the ratio of the weights, the small blocks interleaved
- * with near = cpu (bind, preferred) a part of the range per HBW node, each thread's blocks
- * from the part of the node nearest the CPU it runs on when it allocates; and page sizes 4K, THP (transparent huge pages, asked for with madvise) or 2M
- * (hugetlb pages, reserved as the range is mapped, so a fault never finds none).
+ * With near = cpu (bind, preferred) the range has a part per HBW node, and each thread's
+ * blocks come from the part of the node nearest the CPU it runs on when it allocates.
+ * Page sizes 4K, THP (transparent huge pages, asked for with madvise) or 2M (hugetlb
+ * pages, reserved as the range is mapped, so a fault never finds none).
  *
- * Like a numa tier it is an arena bound to its nodes (tiers/binding.h); memkind
- * only says which nodes those are. */
+ * Like a numa tier it is an arena bound to its nodes (tiers/binding.h); HMAT or memkind
+ * only say which nodes those are. */
 #include <hbwmalloc.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -173,12 +174,11 @@ static int hbw_init(struct place_tier *t)
     uint8_t weights[64];
     if ((t->unavailable = plan(t, nodes, &binding, weights)))
         return -1;
-    return place_arena_tier(
-        t, &(struct place_arena_spec){
-               .binding = &binding,
-               .len = pages << 21,
-               .flags = MAP_HUGETLB | MAP_HUGE_2MB,
-               .weights = c->policy == PLACE_MPOL_WEIGHTED ? weights : NULL});
+    return place_arena_tier(t, &(struct place_arena_spec){
+                                   .binding = &binding,
+                                   .len = pages << 21,
+                                   .flags = MAP_HUGETLB | MAP_HUGE_2MB,
+                                   .weights = c->policy == PLACE_MPOL_WEIGHTED ? weights : NULL});
 }
 
 /* The first use: the nodes found and the range bound to them before any block is carved

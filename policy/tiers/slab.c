@@ -27,8 +27,7 @@ unsigned place_aligned_class(size_t size, size_t align)
     return c;
 }
 
-int place_slabs_init(struct place_slabs *s, void *lo, size_t len, unsigned nparts,
-                     bool keep_pages)
+int place_slabs_init(struct place_slabs *s, void *lo, size_t len, unsigned nparts, bool keep_pages)
 {
     /* slabs aligned to their size: a class whose size is a multiple of an alignment (up
      * to 64 KiB) then aligns every block */
@@ -70,8 +69,8 @@ static char *base_of(const struct place_slabs *s, const struct place_slab *sl)
 static bool of_slab(const struct place_slabs *s, const struct place_slab *sl, const void *p)
 {
     size_t at = (size_t)((const char *)p - base_of(s, sl)), size = place_class_size[sl->cls];
-    return (const char *)p >= s->lo && (const char *)p < s->carve[sl->part] && meta_of(s, p) == sl &&
-           at % size == 0 && at / size < sl->bump;
+    return (const char *)p >= s->lo && (const char *)p < s->carve[sl->part] &&
+           meta_of(s, p) == sl && at % size == 0 && at / size < sl->bump;
 }
 
 static void link_partial(struct place_slabs *s, struct place_slab *sl)
@@ -114,8 +113,7 @@ static struct place_slab *new_slab(struct place_slabs *s, unsigned c, unsigned p
     return sl;
 }
 
-unsigned place_slabs_take(struct place_slabs *s, unsigned c, unsigned part, void **out,
-                          unsigned n)
+unsigned place_slabs_take(struct place_slabs *s, unsigned c, unsigned part, void **out, unsigned n)
 {
     size_t size = place_class_size[c];
     unsigned got = 0;

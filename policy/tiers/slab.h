@@ -62,8 +62,8 @@ struct place_slabs {
     char *lo, *hi;
     struct place_slab *meta;      /* one per slab of [lo, hi) */
     unsigned nparts;
-    size_t part_len;              /* bytes, whole slabs */
-    char *carve[PLACE_PARTS];     /* each part's first slab never used */
+    size_t part_len;                                        /* bytes, whole slabs */
+    char *carve[PLACE_PARTS];                               /* each part's first slab never used */
     struct place_slab *partial[PLACE_PARTS][PLACE_CLASSES]; /* slabs with blocks to hand out */
     struct place_slab *empty[PLACE_PARTS];                  /* slabs with no block out */
     bool keep_pages;              /* hugetlb: pages cannot be given back piecemeal */
@@ -72,8 +72,7 @@ struct place_slabs {
 
 /* Sets s up over [lo, lo + len) in nparts parts (at most PLACE_PARTS). 0, or -1 when its
  * bookkeeping cannot be mapped. */
-int place_slabs_init(struct place_slabs *s, void *lo, size_t len, unsigned nparts,
-                     bool keep_pages);
+int place_slabs_init(struct place_slabs *s, void *lo, size_t len, unsigned nparts, bool keep_pages);
 
 /* Part k of s as a range: what its pages' binding covers. */
 static inline char *place_slabs_part(const struct place_slabs *s, unsigned k)
@@ -99,8 +98,7 @@ static inline unsigned place_slabs_class(const struct place_slabs *s, const void
 
 /* Takes up to n blocks of class c out of part `part` of s into out (under its lock, once);
  * returns how many. Fewer than n only when the part is used up. */
-unsigned place_slabs_take(struct place_slabs *s, unsigned c, unsigned part, void **out,
-                          unsigned n);
+unsigned place_slabs_take(struct place_slabs *s, unsigned c, unsigned part, void **out, unsigned n);
 
 /* Gives n blocks back to s (under its lock, once); each slab knows its class. */
 void place_slabs_give(struct place_slabs *s, void *const *blocks, unsigned n);

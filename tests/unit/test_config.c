@@ -346,7 +346,8 @@ static const struct policy_case invalid[] = {
     {"watermarks without a limit", "[tier c]\nkind = dram\nreclaim_min = 10\n",
      .error = "t.ini:3: [tier c] has watermarks but no limit; expected limit = SIZE, as "
               "reclaim_min and reclaim_target are percentages of it"},
-    {"weights without weighted_interleave", "[tier far]\nkind = numa\nnodes = 0-1\nweights = 0:3,1:1\n",
+    {"weights without weighted_interleave",
+     "[tier far]\nkind = numa\nnodes = 0-1\nweights = 0:3,1:1\n",
      .error = "t.ini:4: weights: only policy = weighted_interleave weighs nodes; expected "
               "policy = weighted_interleave too"},
     {"weighted_interleave without weights",
@@ -365,11 +366,11 @@ static const struct policy_case invalid[] = {
      "[tier fast]\nkind = hbw\npolicy = weighted_interleave\n",
      .error = "t.ini:3: policy = weighted_interleave has no weights; expected weights = "
               "NODE:WEIGHT,..., as 0:3,1:1, or weights = bandwidth"},
-    {"weighted_interleave on an hbw tier", "[tier fast]\nkind = hbw\npolicy = weighted_interleave\n"
-                                           "weights = 2:3,3:1\n",
+    {"weighted_interleave on an hbw tier",
+     "[tier fast]\nkind = hbw\npolicy = weighted_interleave\n"
+     "weights = 2:3,3:1\n",
      .then = hbw_weights},
-    {"near = cpu with interleave",
-     "[tier fast]\nkind = hbw\npolicy = interleave\nnear = cpu\n",
+    {"near = cpu with interleave", "[tier fast]\nkind = hbw\npolicy = interleave\nnear = cpu\n",
      .error = "t.ini:4: near = cpu: it picks one HBW node per thread; expected policy = bind or "
               "preferred with it"},
     {"near = cpu with 2M pages", "[tier fast]\nkind = hbw\npagesize = 2M\nnear = cpu\n",
