@@ -108,8 +108,8 @@ static void check_tier(struct place_policy *p, struct place_tier_config *t)
     if (t->near == PLACE_NEAR_CPU && t->policy != PLACE_MPOL_DEFAULT &&
         t->policy != PLACE_MPOL_BIND && t->policy != PLACE_MPOL_PREFERRED)
         place_policy_error(p, &t->key_at[PLACE_TKEY_NEAR],
-                           "near = cpu: it picks one HBW node per thread; expected policy = bind "
-                           "or preferred with it");
+                           "near = cpu: it picks one node per thread; expected policy = bind or "
+                           "preferred with it");
     else if (t->near == PLACE_NEAR_CPU && t->pagesize == PLACE_PAGE_2M)
         place_policy_error(p, &t->key_at[PLACE_TKEY_NEAR],
                            "near = cpu: 2M pages are reserved for the whole range at start, "

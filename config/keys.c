@@ -364,7 +364,7 @@ const struct place_key place_tier_keys[] = {
     {"reclaim_target", set_reclaim_target, "RECLAIM_TARGET", PLACE_ALL_KINDS & ~KIND(SYMMETRIC)},
     {"scope", set_scope, "SCOPE", PLACE_ALL_KINDS},
     {"weights", set_weights, "WEIGHTS", KIND(NUMA) | KIND(HBW)},
-    {"near", set_near, "NEAR", KIND(HBW)},
+    {"near", set_near, "NEAR", KIND(HBW) | KIND(NUMA)},
     {NULL, NULL, NULL, 0},
 };
 

@@ -60,9 +60,10 @@ enum place_mempolicy {
 
 enum place_pagesize { PLACE_PAGE_4K, PLACE_PAGE_2M, PLACE_PAGE_THP };
 
-/* Which HBW nodes an hbw tier's blocks go to: those nearest the CPU of the thread that
- * first places one (hbwmalloc's meaning), or, block by block, the node nearest the CPU
- * of the thread that allocates it (sub-NUMA modes). */
+/* Which of its nodes an hbw or numa tier's blocks go to: hbw's nearest the CPU of the
+ * thread that first places one (hbwmalloc's meaning; numa: all of them, by the policy),
+ * or, block by block, the node nearest the CPU of the thread that allocates it (sub-NUMA
+ * modes). */
 enum place_nearest { PLACE_NEAR_FIRST, PLACE_NEAR_CPU };
 
 /* Whose a tier's limit is: this process's, or every process's of the machine (of this

@@ -138,7 +138,7 @@ static void weights(struct place_emit *e, const struct place_node_row *n)
                     n->bandwidth ? " (from the firmware's read bandwidths)" : "");
 }
 
-/* near = cpu: the HBW node each CPU node's threads take. */
+/* near = cpu: the node each CPU node's threads take. */
 static void near(struct place_emit *e, const struct place_node_row *n)
 {
     if (!n->near)
@@ -155,7 +155,7 @@ static void near(struct place_emit *e, const struct place_node_row *n)
     }
     place_emit_close(e, '}');
     place_emit_line(e, PART_MACHINE,
-                    "%s: near = cpu, each block on the HBW node nearest the CPU "
+                    "%s: near = cpu, each block on the node nearest the CPU "
                     "that allocates it: %s",
                     n->name, text);
 }

@@ -62,8 +62,8 @@ struct place_near {
     uint8_t of_cpu[PLACE_NEAR_CPUS];
 };
 
-/* The parts of the HBW nodes among nodes (PLACE_PARTS at most: those past are left out) and the
- * part each CPU node's CPUs take: the HBW node the firmware names that CPU node nearest
+/* A part for each of nodes (PLACE_PARTS at most: those past are left out) and the part
+ * each CPU node's CPUs take: the node of nodes the firmware names that CPU node nearest
  * to (HMAT's access0 initiators), else the one at the least distance (SLIT). */
 void place_numa_near(uint64_t nodes, struct place_near *near);
 

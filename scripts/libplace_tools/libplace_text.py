@@ -80,7 +80,7 @@ def near_line(n):
     """near = cpu: the HBW node each CPU node's threads take."""
     taken = ", ".join(f"node {cpus}'s CPUs take node {hbw}"
                       for cpus, hbw in sorted(n["near"].items(), key=lambda kv: int(kv[0])))
-    return (f"{n['name']}: near = cpu, each block on the HBW node nearest the CPU that "
+    return (f"{n['name']}: near = cpu, each block on the node nearest the CPU that "
             f"allocates it: {taken}")
 
 

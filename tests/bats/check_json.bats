@@ -75,7 +75,7 @@ print(d["tiers"][2]["at"], [r["at"] for r in d["rules"]])' out.json
     assert_output "True pol.ini True r-%p.json json USR1 True abort
 dram kind=dram declared=False limit=0 reclaim_min=0 reclaim_target=0 scope=process
 fast kind=hbw declared=True limit=12884901888 policy=preferred pagesize=2M reclaim_min=0 reclaim_target=0 scope=process near=first
-far kind=numa declared=True limit=1073741824 policy=interleave nodes=[2, 3, 5] reclaim_min=0 reclaim_target=0 scope=process
+far kind=numa declared=True limit=1073741824 policy=interleave nodes=[2, 3, 5] reclaim_min=0 reclaim_target=0 scope=process near=first
 pinned kind=pinned declared=False limit=0 chunk_initial=2097152 chunk_max=268435456 chunk_growth=2 reclaim_min=0 reclaim_target=0 scope=process
 managed kind=managed declared=False limit=0 chunk_initial=2097152 chunk_max=268435456 chunk_growth=2 location=None reclaim_min=0 reclaim_target=0 scope=process
 rules-1 api=['malloc', 'cuda'] size_min=0 size_max=4096 sites=[] depth=4 chain=['pinned', 'dram'] on_full=fallback wait_ms=None

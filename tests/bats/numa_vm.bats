@@ -307,12 +307,14 @@ PY
         policy "$BATS_TEST_TMPDIR/$p.ini" '[libplace]' "report = $BATS_TEST_TMPDIR/$p.report" \
             '[tier fast]' 'kind = hbw' 'policy = bind' "near = $p" '[rule big]' 'size = 16K..' 'to = fast'
     done
+    policy "$BATS_TEST_TMPDIR/numa.ini" '[libplace]' "report = $BATS_TEST_TMPDIR/numa.report" \
+        '[tier fast]' 'kind = numa' 'nodes = 2-3' 'near = cpu' '[rule big]' 'size = 16K..' 'to = fast'
     tier_policy weighted fast "kind = hbw" "policy = weighted_interleave" "weights = 2:3,3:1"
     tier_policy bandwidth fast "kind = hbw" "policy = weighted_interleave" "weights = bandwidth"
     tier_policy dram fast "kind = hbw" "policy = weighted_interleave" "weights = 0:1,2:1"
     run vm --snc --mem0 512M --share "$BATS_TEST_TMPDIR" -- sh -c '
         cd "$1"
-        for p in cpu first; do
+        for p in cpu first numa; do
             echo "$p:"
             LD_PRELOAD="$2" LIBPLACE_POLICY=$p.ini /usr/bin/python3 "$3" 0 1
         done
@@ -328,7 +330,11 @@ PY
     section cpu | grep -Eqx 'cpu 0 small: node 2 12[0-8]'
     section cpu | grep -Eqx 'cpu 1 large: node 3 204[78]'
     section cpu | grep -Eqx 'cpu 1 small: node 3 12[0-8]'
-    grep -qx "libplace: fast: near = cpu, each block on the HBW node nearest the CPU that allocates it: node 0's CPUs take node 2, node 1's CPUs take node 3" "$BATS_TEST_TMPDIR/cpu.report"
+    grep -qx "libplace: fast: near = cpu, each block on the node nearest the CPU that allocates it: node 0's CPUs take node 2, node 1's CPUs take node 3" "$BATS_TEST_TMPDIR/cpu.report"
+    # a numa tier over nodes 2 and 3 the same, with the same report
+    section numa | grep -Eqx 'cpu 0 large: node 2 204[78]'
+    section numa | grep -Eqx 'cpu 1 small: node 3 12[0-8]'
+    grep -q "node 0's CPUs take node 2, node 1's CPUs take node 3" "$BATS_TEST_TMPDIR/numa.report"
     # near = first (hbwmalloc's): the first thread's nearest node for both threads
     [ "$(section first | grep -Ec '^cpu [01] (large|small): node (2|3) [0-9]+$')" -eq 4 ]
     [ "$(section first | grep -o 'node [23]' | sort -u | wc -l)" -eq 1 ]

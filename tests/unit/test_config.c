@@ -371,13 +371,14 @@ static const struct policy_case invalid[] = {
      "weights = 2:3,3:1\n",
      .then = hbw_weights},
     {"near = cpu with interleave", "[tier fast]\nkind = hbw\npolicy = interleave\nnear = cpu\n",
-     .error = "t.ini:4: near = cpu: it picks one HBW node per thread; expected policy = bind or "
+     .error = "t.ini:4: near = cpu: it picks one node per thread; expected policy = bind or "
               "preferred with it"},
     {"near = cpu with 2M pages", "[tier fast]\nkind = hbw\npagesize = 2M\nnear = cpu\n",
      .error = "t.ini:4: near = cpu: 2M pages are reserved for the whole range at start, before "
               "the nodes' parts are known; expected pagesize = 4K or THP with it"},
-    {"near on a numa tier", "[tier far]\nkind = numa\nnodes = 1\nnear = cpu\n",
-     .error = "t.ini:4: near: not a key of numa tiers; expected it only on tiers of kind hbw"},
+    {"near on a dram tier", "[tier far]\nkind = dram\nnear = cpu\n",
+     .error = "t.ini:3: near: not a key of dram tiers; expected it only on tiers of kind hbw or "
+              "numa"},
     {"near = cpu", "[tier fast]\nkind = hbw\npolicy = bind\nnear = cpu\n", .then = hbw_near},
     {"a near libplace does not know", "[tier fast]\nkind = hbw\nnear = socket\n",
      .error = "t.ini:3: near = socket: 'socket' is not accepted here; expected first or cpu"},
