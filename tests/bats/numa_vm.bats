@@ -309,6 +309,7 @@ PY
     done
     policy "$BATS_TEST_TMPDIR/numa.ini" '[libplace]' "report = $BATS_TEST_TMPDIR/numa.report" \
         '[tier fast]' 'kind = numa' 'nodes = 2-3' 'near = cpu' '[rule big]' 'size = 16K..' 'to = fast'
+    policy "$BATS_TEST_TMPDIR/all.ini" '[tier fast]' 'kind = hbw' 'near = cpu' '[rule all]' 'to = fast'
     tier_policy weighted fast "kind = hbw" "policy = weighted_interleave" "weights = 2:3,3:1"
     tier_policy bandwidth fast "kind = hbw" "policy = weighted_interleave" "weights = bandwidth"
     tier_policy dram fast "kind = hbw" "policy = weighted_interleave" "weights = 0:1,2:1"
@@ -321,8 +322,14 @@ PY
         for p in weighted bandwidth dram; do
             echo "$p:"
             LD_PRELOAD="$2" LIBPLACE_POLICY=$p.ini /usr/bin/python3 "$4" 1 256
-        done' sh "$BATS_TEST_TMPDIR" "$LIB" "$BATS_TEST_DIRNAME/near.py" "$BATS_TEST_DIRNAME/where.py"
+        done
+        # two threads that free each other'"'"'s blocks, everything placed near each one
+        "$5" 2 20 5 >glibc.out && LD_PRELOAD="$2" LIBPLACE_POLICY=all.ini "$5" 2 20 5 >near.out &&
+            cmp glibc.out near.out && echo "mstress: the same"' \
+        sh "$BATS_TEST_TMPDIR" "$LIB" "$BATS_TEST_DIRNAME/near.py" "$BATS_TEST_DIRNAME/where.py" \
+        "$BUILD/bench/mimalloc-bench/mstress"
     assert_success
+    assert_line "mstress: the same"
     # near = cpu: CPU 0 (node 0) takes node 2, CPU 1 (node 1) node 3, large and small blocks
     # alike, every whole page (a block starts inside a page)
     section() { sed -n "/^$1:/,/^[a-z]*:\$/p" <<<"$output"; }
