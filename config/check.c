@@ -23,11 +23,9 @@ static const char *kinds_text(unsigned mask, char *out, size_t cap)
 static void check_limits(struct place_policy *p, struct place_tier_config *t)
 {
     const uint32_t marks = 1u << PLACE_TKEY_RECLAIM_MIN | 1u << PLACE_TKEY_RECLAIM_TARGET;
-    if (t == &p->tiers[0] && t->given & (1u << PLACE_TKEY_LIMIT | marks | 1u << PLACE_TKEY_SCOPE)) {
-        int k = t->given & 1u << PLACE_TKEY_LIMIT          ? PLACE_TKEY_LIMIT
-                : t->given & 1u << PLACE_TKEY_RECLAIM_MIN  ? PLACE_TKEY_RECLAIM_MIN
-                : t->given & 1u << PLACE_TKEY_RECLAIM_TARGET ? PLACE_TKEY_RECLAIM_TARGET
-                                                           : PLACE_TKEY_SCOPE;
+    const uint32_t refused = t->given & (1u << PLACE_TKEY_LIMIT | marks | 1u << PLACE_TKEY_SCOPE);
+    if (t == &p->tiers[0] && refused) {
+        int k = __builtin_ctz(refused); /* the first in the key table's order */
         place_policy_error(p, &t->key_at[k],
                            "%s: the default dram tier is glibc's heap and takes no limit; "
                            "expected a tier of your own, as [tier capped] kind = dram, "

@@ -176,3 +176,8 @@ const char *place_size_str(char out[PLACE_SIZE_STR], int64_t bytes)
     place_bprintf(&b, "%s%llu.%llu %s", sign, tenths / 10, tenths % 10, units[u]);
     return out;
 }
+
+const char *place_errno_name(int e)
+{
+    return strerrorname_np(e) ? strerrorname_np(e) : "unknown error";
+}

@@ -31,6 +31,10 @@ void place_vbprintf(struct place_buf *b, const char *fmt, va_list ap);
 enum { PLACE_SIZE_STR = 16 };
 const char *place_size_str(char out[PLACE_SIZE_STR], int64_t bytes);
 
+/* errno e's name (EACCES, ...): not strerror, which may take the locale lock and allocate,
+ * where libplace writes from inside the program's malloc or a signal handler. */
+const char *place_errno_name(int e);
+
 /* The plural's "s" for n things: "1 call", "2 calls". */
 static inline const char *place_plural_s(uint64_t n)
 {

@@ -6,6 +6,7 @@
 #define PLACE_FUTEX_H
 
 #include <linux/futex.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/syscall.h>
@@ -25,6 +26,22 @@ static inline void place_futex_wake_all(_Atomic uint32_t *word, bool shared)
 {
     syscall(SYS_futex, (uint32_t *)word, shared ? FUTEX_WAKE : FUTEX_WAKE_PRIVATE, INT32_MAX,
             NULL, NULL, 0);
+}
+
+/* Where threads wait for a change that other threads (or processes) make: how many wait,
+ * and the word each change bumps. */
+struct place_waits {
+    _Atomic uint32_t waiters, wake;
+};
+
+/* A change made: every waiter woken, the futex call skipped when none waits (seq_cst,
+ * after the change: a waiter either sees it or is woken). */
+static inline void place_waits_wake(struct place_waits *w, bool shared)
+{
+    if (__builtin_expect(atomic_load(&w->waiters) != 0, 0)) {
+        atomic_fetch_add(&w->wake, 1);
+        place_futex_wake_all(&w->wake, shared);
+    }
 }
 
 #endif

@@ -44,8 +44,7 @@ const char *place_job_id(void)
     return first_set(vars, sizeof vars / sizeof vars[0]);
 }
 
-/* v into b as one path component: a / in it becomes _. */
-static void component(struct place_buf *b, const char *v)
+void place_path_component(struct place_buf *b, const char *v)
 {
     for (; *v; v++)
         place_bprintf(b, "%c", *v == '/' ? '_' : *v);
@@ -126,7 +125,7 @@ int place_report_path(const char *tmpl, char *out, size_t cap)
             break;
         case 'j': {
             const char *job = place_job_id();
-            component(&b, job ? job : "nojob");
+            place_path_component(&b, job ? job : "nojob");
             break;
         }
         case 'q': {
@@ -137,7 +136,7 @@ int place_report_path(const char *tmpl, char *out, size_t cap)
             memcpy(name, p + 2, len - 2);
             name[len - 2] = '\0';
             const char *v = getenv(name);
-            component(&b, v ? v : "");
+            place_path_component(&b, v ? v : "");
             p += len;
             break;
         }

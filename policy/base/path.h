@@ -34,6 +34,10 @@ const char *place_mpi_rank(void);
 /* The batch job's id (Slurm, PBS, LSF, Flux), or NULL outside a job. */
 const char *place_job_id(void);
 
+/* v into b as one path component: a / in it becomes _. */
+struct place_buf;
+void place_path_component(struct place_buf *b, const char *v);
+
 /* Expands a report path template into out (cap bytes): %p pid, %h host name, %r MPI rank
  * (0 outside MPI), %j the job id ("nojob" outside one), %q{NAME} the variable NAME (empty
  * when unset), %t the start time (UTC, 20261121T054300Z), %% a percent sign; a / in

@@ -121,11 +121,17 @@ CUresult place_cuda_free(CUdeviceptr d, struct place_cu_call *c)
     return c->rc;
 }
 
+/* GPU dev, or with dev < 0 the current context's. */
+static int device_of(int dev)
+{
+    return dev < 0 ? place_ctx_device() : dev;
+}
+
 /* The policy's first tier of kind, for memory the program asked for by kind. */
 static struct place_tier *tier_of(enum place_kind kind, int dev)
 {
     if (kind == PLACE_DEVICE)
-        return place_cuda_device_tier(dev < 0 ? place_ctx_device() : dev);
+        return place_cuda_device_tier(device_of(dev));
     for (struct place_tier **t = place_tiers + 1; *t; t++)
         if ((*t)->config && (*t)->config->kind == kind && !(*t)->unavailable)
             return *t;
@@ -185,9 +191,8 @@ bool place_cuda_discharge(uint64_t key)
 
 bool place_cuda_fit(int dev, uint64_t *total, uint64_t *free)
 {
-    struct place_tier *t = !place_cuda_on || place_cuda_start()
-                               ? NULL
-                               : place_cuda_device_tier(dev < 0 ? place_ctx_device() : dev);
+    struct place_tier *t =
+        !place_cuda_on || place_cuda_start() ? NULL : place_cuda_device_tier(device_of(dev));
     if (!t || !t->limit)
         return false;
     int64_t used = place_tier_held(t);
@@ -220,7 +225,7 @@ bool place_cuda_trim(int dev, CUmemoryPool pool)
         return false;
     if (dev < 0 && pool)
         dev = place_mempool_device(pool, 0);
-    return place_mempools_trim(dev < 0 ? place_ctx_device() : dev);
+    return place_mempools_trim(device_of(dev));
 }
 
 bool place_cuda_nvml_fit(nvmlDevice_t device, uint64_t *total, uint64_t *free)

@@ -43,7 +43,7 @@ static const char *why(int err)
     case ENAMETOOLONG:
         return "the path is too long";
     default:
-        return strerrorname_np(err) ? strerrorname_np(err) : "unknown error";
+        return place_errno_name(err);
     }
 }
 

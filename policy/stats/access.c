@@ -12,6 +12,7 @@
 
 #include "../base/clock.h"
 #include "../base/guard.h"
+#include "../base/kernel.h"
 #include "../base/out.h"
 #include "../base/pages.h"
 #include "profile.h"
@@ -194,10 +195,7 @@ static void line(const char *s, size_t n, long *at, size_t count)
     p = s + sizeof key - 1;
     while (*p == ' ')
         p++;
-    uint64_t kb = 0;
-    while (*p >= '0' && *p <= '9')
-        kb = kb * 10 + (uint64_t)(*p++ - '0');
-    touch[*at].touched = kb * 1024;
+    touch[*at].touched = place_digits(&p) * 1024;
     *at = -1;
 }
 

@@ -58,7 +58,6 @@ static int create(struct place_arena *a, struct place_tier *t, size_t want,
         if (place_extents_init(&a->extents[k], (char *)p + half + k * piece, piece,
                                huge ? huge_page : (size_t)getpagesize(), huge) != 0)
             return -1;
-    a->nparts = parts;
     a->piece = piece;
     if (spec && spec->weights)
         stripe(a, spec->weights);
@@ -75,8 +74,9 @@ static int create(struct place_arena *a, struct place_tier *t, size_t want,
 /* The extents block p (one of a's large ones) lies in. */
 static struct place_extents *extents_of(struct place_arena *a, const void *p)
 {
-    return &a->extents[a->nparts == 1 ? 0
-                                      : (size_t)((const char *)p - a->extents[0].lo) / a->piece];
+    return &a->extents[a->slabs.nparts == 1
+                           ? 0
+                           : (size_t)((const char *)p - a->extents[0].lo) / a->piece];
 }
 
 /* The part the calling thread takes from: near = cpu's of its CPU, else the one. */
@@ -255,7 +255,7 @@ const char *place_arena_near(struct place_tier *t, const struct place_binding *b
                              const struct place_near *near)
 {
     struct place_arena *a = t->state;
-    PLACE_ASSERT(a->nparts >= near->nparts);
+    PLACE_ASSERT(a->slabs.nparts >= near->nparts);
     for (unsigned k = 0; k < near->nparts; k++) {
         const struct place_extents *e = &a->extents[k];
         struct place_binding one = place_numa_one(b, near->node[k]);
@@ -293,7 +293,7 @@ static size_t arena_reclaim(struct place_tier *t, size_t want)
     (void)want;
     struct place_arena *a = t->state;
     size_t given = drain(t, a) + place_cache_flush(t, &a->slabs) + place_slabs_trim(&a->slabs);
-    for (unsigned k = 0; k < a->nparts; k++)
+    for (unsigned k = 0; k < a->slabs.nparts; k++)
         given += place_extents_trim(&a->extents[k]);
     return given;
 }
@@ -311,28 +311,30 @@ void place_arenas_prefork(void)
     place_caches_prefork();
     for (unsigned k = 0; k < narenas; k++) {
         place_slabs_prefork(&arenas[k].slabs);
-        for (unsigned j = 0; j < arenas[k].nparts; j++)
+        for (unsigned j = 0; j < arenas[k].slabs.nparts; j++)
             place_extents_prefork(&arenas[k].extents[j]);
+    }
+}
+
+/* Every arena's locks, released in the reverse of prefork's order (both sides of fork). */
+static void arenas_postfork(void)
+{
+    for (unsigned k = narenas; k-- > 0;) {
+        for (unsigned j = arenas[k].slabs.nparts; j-- > 0;)
+            place_extents_postfork(&arenas[k].extents[j]);
+        place_slabs_postfork(&arenas[k].slabs);
     }
 }
 
 void place_arenas_postfork_parent(void)
 {
-    for (unsigned k = narenas; k-- > 0;) {
-        for (unsigned j = arenas[k].nparts; j-- > 0;)
-            place_extents_postfork(&arenas[k].extents[j]);
-        place_slabs_postfork(&arenas[k].slabs);
-    }
+    arenas_postfork();
     place_caches_postfork_parent();
 }
 
 void place_arenas_postfork_child(void)
 {
-    for (unsigned k = narenas; k-- > 0;) {
-        for (unsigned j = arenas[k].nparts; j-- > 0;)
-            place_extents_postfork(&arenas[k].extents[j]);
-        place_slabs_postfork(&arenas[k].slabs);
-    }
+    arenas_postfork();
     place_caches_postfork_child();
 }
 

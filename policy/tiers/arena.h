@@ -23,8 +23,8 @@ struct place_arena {
     void *lo;
     size_t len;
     struct place_slabs slabs;                  /* the first half: small blocks */
-    struct place_extents extents[PLACE_PARTS]; /* the second: larger ones, nparts of them */
-    unsigned nparts;
+    struct place_extents extents[PLACE_PARTS]; /* the second: larger ones, one per part of
+                                                * the slabs (slabs.nparts) */
     size_t piece;                 /* each one's share of the range */
     void *_Atomic deferred;       /* blocks freed inside libplace (place_arena_defer) */
     struct place_binding binding; /* its pages' NUMA policy; nodes 0: the kernel's choice */

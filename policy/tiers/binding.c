@@ -1,15 +1,14 @@
 #include "binding.h"
 
-#include <fcntl.h>
 #include <numa.h>
 #include <numaif.h>
 #include <sched.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "../base/fmt.h"
+#include "../base/kernel.h"
 #include "../base/lib.h"
 #include "arena.h"
 #include "tier.h"
@@ -110,27 +109,33 @@ void place_numa_stripe(void *stripes, char *lo, size_t len)
     }
 }
 
-/* The start of node n's sysfs file (node's directory, then what), into text: its length. */
+/* Node n's sysfs path: its directory, then what ("" for the directory itself). */
+static const char *node_path(char path[112], unsigned n, const char *what)
+{
+    struct place_buf b = {.s = path, .cap = 112};
+    place_bprintf(&b, "/sys/devices/system/node/node%u%s%s", n, *what ? "/" : "", what);
+    return path;
+}
+
+/* The start of node n's sysfs file what, into text: its length. */
 static size_t node_file(unsigned n, const char *what, char *text, size_t cap)
 {
     char path[112];
-    snprintf(path, sizeof path, "/sys/devices/system/node/node%u/%s", n, what);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    ssize_t got = fd >= 0 ? read(fd, text, cap - 1) : -1;
-    if (fd >= 0)
-        close(fd);
-    text[got > 0 ? got : 0] = 0;
-    return got > 0 ? (size_t)got : 0;
+    return place_kernel_text(node_path(path, n, what), text, cap);
+}
+
+/* Whether node n has CPUs, its cpulist into list. */
+static bool node_cpus(unsigned n, char *list, size_t cap)
+{
+    return node_file(n, "cpulist", list, cap) && list[0] >= '0' && list[0] <= '9';
 }
 
 uint64_t place_node_number(unsigned n, const char *what)
 {
     char text[32];
-    uint64_t v = 0;
+    const char *p = text;
     node_file(n, what, text, sizeof text);
-    for (char *c = text; *c >= '0' && *c <= '9'; c++)
-        v = v * 10 + (uint64_t)(*c - '0');
-    return v;
+    return place_digits(&p);
 }
 
 /* Node n's read bandwidth from its nearest CPUs (HMAT), MB/s; 0 when not given. */
@@ -145,7 +150,7 @@ uint64_t place_numa_hmat_hbw(void)
     bool cpus[64];
     for (unsigned n = 0; n < 64; n++) {
         char list[8];
-        cpus[n] = node_file(n, "cpulist", list, sizeof list) && list[0] >= '0' && list[0] <= '9';
+        cpus[n] = node_cpus(n, list, sizeof list);
         bw[n] = read_bandwidth(n);
         if (cpus[n] && bw[n] > cpu_best)
             cpu_best = bw[n];
@@ -159,15 +164,12 @@ uint64_t place_numa_hmat_hbw(void)
 static void cpus_take(const char *list, uint8_t part, uint8_t *of_cpu)
 {
     for (const char *c = list; *c >= '0' && *c <= '9';) {
-        unsigned lo = 0, hi = 0;
-        while (*c >= '0' && *c <= '9')
-            lo = lo * 10 + (unsigned)(*c++ - '0');
-        if (*c != '-')
-            hi = lo;
-        else
-            for (c++; *c >= '0' && *c <= '9';)
-                hi = hi * 10 + (unsigned)(*c++ - '0');
-        for (unsigned k = lo; k <= hi && k < PLACE_NEAR_CPUS; k++)
+        uint64_t lo = place_digits(&c), hi = lo;
+        if (*c == '-') {
+            c++;
+            hi = place_digits(&c);
+        }
+        for (uint64_t k = lo; k <= hi && k < PLACE_NEAR_CPUS; k++)
             of_cpu[k] = part;
         c += *c == ',';
     }
@@ -178,11 +180,11 @@ static void cpus_take(const char *list, uint8_t part, uint8_t *of_cpu)
  * gives one figure per node there is, in order). */
 static uint8_t nearest(unsigned c, const struct place_near *near)
 {
-    char path[112];
+    char path[112], what[40];
+    struct place_buf w = PLACE_BUF(what);
+    place_bprintf(&w, "access0/initiators/node%u", c);
     for (unsigned k = 0; k < near->nparts; k++) {
-        snprintf(path, sizeof path, "/sys/devices/system/node/node%u/access0/initiators/node%u",
-                 near->node[k], c);
-        if (access(path, F_OK) == 0)
+        if (access(node_path(path, near->node[k], what), F_OK) == 0)
             return (uint8_t)k;
     }
     char row[512];
@@ -191,11 +193,9 @@ static uint8_t nearest(unsigned c, const struct place_near *near)
     const char *p = row;
     node_file(c, "distance", row, sizeof row);
     for (unsigned n = 0; n < 64 && *p >= '0' && *p <= '9'; n++) {
-        snprintf(path, sizeof path, "/sys/devices/system/node/node%u", n);
-        if (access(path, F_OK) != 0) /* no node n: no figure */
+        if (access(node_path(path, n, ""), F_OK) != 0) /* no node n: no figure */
             continue;
-        for (dist[n] = 0; *p >= '0' && *p <= '9'; p++)
-            dist[n] = dist[n] * 10 + (unsigned)(*p - '0');
+        dist[n] = (unsigned)place_digits(&p);
         while (*p == ' ' || *p == '\n')
             p++;
     }
@@ -215,7 +215,7 @@ void place_numa_near(uint64_t nodes, struct place_near *near)
             near->node[near->nparts++] = (uint8_t)n;
     char list[1024];
     for (unsigned c = 0; c < 64; c++)
-        if (node_file(c, "cpulist", list, sizeof list) && list[0] >= '0' && list[0] <= '9') {
+        if (node_cpus(c, list, sizeof list)) {
             near->of_node[c] = nearest(c, near);
             cpus_take(list, near->of_node[c], near->of_cpu);
         }
@@ -239,11 +239,12 @@ const char *place_numa_weights(struct place_tier *t, uint64_t nodes, uint8_t wei
             continue;
         bw[n] = read_bandwidth(n);
         if (!bw[n]) {
-            snprintf(t->reason, sizeof t->reason,
-                     "weights = bandwidth: the firmware gives node %u no read bandwidth (ACPI "
-                     "HMAT; placerun --tiers shows what it gives); expected weights = "
-                     "NODE:WEIGHT,... instead",
-                     n);
+            struct place_buf why = PLACE_BUF(t->reason);
+            place_bprintf(&why,
+                          "weights = bandwidth: the firmware gives node %u no read bandwidth (ACPI "
+                          "HMAT; placerun --tiers shows what it gives); expected weights = "
+                          "NODE:WEIGHT,... instead",
+                          n);
             return t->reason;
         }
         if (bw[n] < least)

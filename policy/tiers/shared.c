@@ -16,7 +16,7 @@
 #include "../base/fmt.h"
 #include "../base/futex.h"
 #include "../base/path.h"
-#include "../base/process.h"
+#include "../base/kernel.h"
 #include "tier.h"
 
 /* The region's layout; a region another layout made is refused by its size and mark. */
@@ -34,7 +34,7 @@ struct region {
     int64_t in_use, peak;  /* in_use is the slots' sum */
     uint32_t used_slots;   /* slots [0, used_slots) may be taken */
     int64_t reaped_ns;     /* when dead processes were last looked for */
-    _Atomic uint32_t waiters, wake;
+    struct place_waits waits;
     struct slot slots[SLOTS];
 };
 
@@ -106,10 +106,7 @@ static bool reap(struct region *r, bool now_anyway)
 
 static void wake(struct region *r)
 {
-    if (atomic_load(&r->waiters)) {
-        atomic_fetch_add(&r->wake, 1);
-        place_futex_wake_all(&r->wake, true);
-    }
+    place_waits_wake(&r->waits, true);
 }
 
 /* A slot for this process, empty; one this pid and start time hold already is a program
@@ -158,25 +155,19 @@ static void set_up(struct region *r)
     atomic_store(&r->mark, MARK);
 }
 
-/* Not strerror, which may take the locale lock and allocate (report/deliver.c). */
-static const char *errno_name(int e)
-{
-    return strerrorname_np(e) ? strerrorname_np(e) : "an unknown error";
-}
-
 /* The region's file, made or opened, checked and mapped: NULL, or why not into why. */
 static struct region *open_region(const char *name, struct place_buf *why)
 {
     int fd = shm_open(name, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0) {
-        place_bprintf(why, "cannot open /dev/shm%s: %s", name, errno_name(errno));
+        place_bprintf(why, "cannot open /dev/shm%s: %s", name, place_errno_name(errno));
         return NULL;
     }
     struct region *r = NULL;
     struct stat st;
     /* setting up is one process's at a time; a flock ends with its holder, however it ends */
     if (flock(fd, LOCK_EX) != 0 || fstat(fd, &st) != 0) {
-        place_bprintf(why, "cannot lock /dev/shm%s: %s", name, errno_name(errno));
+        place_bprintf(why, "cannot lock /dev/shm%s: %s", name, place_errno_name(errno));
     } else if (st.st_uid != getuid() || (st.st_mode & 077)) {
         /* another user's file could count this one's memory as it likes */
         place_bprintf(why, "/dev/shm%s is not this user's alone (owner %u%s; remove it)", name,
@@ -184,11 +175,11 @@ static struct region *open_region(const char *name, struct place_buf *why)
     } else if (st.st_size != 0 && st.st_size != (off_t)sizeof *r) {
         place_bprintf(why, "/dev/shm%s was made by another libplace version (remove it)", name);
     } else if (st.st_size == 0 && ftruncate(fd, sizeof *r) != 0) {
-        place_bprintf(why, "cannot size /dev/shm%s: %s", name, errno_name(errno));
+        place_bprintf(why, "cannot size /dev/shm%s: %s", name, place_errno_name(errno));
     } else if ((r = mmap(NULL, sizeof *r, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) ==
                MAP_FAILED) {
         r = NULL;
-        place_bprintf(why, "cannot map /dev/shm%s: %s", name, errno_name(errno));
+        place_bprintf(why, "cannot map /dev/shm%s: %s", name, place_errno_name(errno));
     } else if (atomic_load(&r->mark) != MARK) {
         set_up(r);
     }
@@ -205,8 +196,8 @@ const char *place_shared_attach(struct place_tier *t)
     const char *job = place_job_id();
     struct place_buf n = PLACE_BUF(s->name);
     place_bprintf(&n, "/libplace-%u-%s%s", (unsigned)getuid(), t->name, job ? "-" : "");
-    for (; job && *job; job++) /* a / would be a directory */
-        place_bprintf(&n, "%c", *job == '/' ? '_' : *job);
+    if (job)
+        place_path_component(&n, job);
     if (!(s->r = open_region(s->name, &why)))
         return t->reason;
     if (!(s->mine = claim(s->r))) {
@@ -263,14 +254,14 @@ void place_shared_release(struct place_shared *s, int64_t bytes)
     wake(r);
 }
 
-_Atomic uint32_t *place_shared_waiters(struct place_shared *s)
+struct place_waits *place_shared_waits(struct place_shared *s)
 {
-    return &s->r->waiters;
+    return &s->r->waits;
 }
 
-_Atomic uint32_t *place_shared_wake(struct place_shared *s)
+int64_t place_shared_in_use(const struct place_shared *s)
 {
-    return &s->r->wake;
+    return s->r->in_use;
 }
 
 void place_shared_view(const struct place_shared *s, struct place_shared_view *v)

@@ -34,10 +34,9 @@ bool place_shared_reserve(struct place_shared *s, int64_t bytes, uint64_t limit)
 /* bytes given back (negative: taken past any limit), waking the processes that wait. */
 void place_shared_release(struct place_shared *s, int64_t bytes);
 
-/* The futex words of on_full = wait across processes: waiters, and the word a release
- * bumps (to be waited on and woken without FUTEX_PRIVATE_FLAG). */
-_Atomic uint32_t *place_shared_waiters(struct place_shared *s);
-_Atomic uint32_t *place_shared_wake(struct place_shared *s);
+/* Where on_full = wait waits across processes (to be waited on and woken without
+ * FUTEX_PRIVATE_FLAG). */
+struct place_waits *place_shared_waits(struct place_shared *s);
 
 /* What the report gives beside the process's figures. */
 struct place_shared_view {
@@ -46,6 +45,10 @@ struct place_shared_view {
     unsigned processes; /* slots held, the dead not yet freed included */
 };
 void place_shared_view(const struct place_shared *s, struct place_shared_view *v);
+
+/* The bytes every sharing process holds together now (what place_tier_held reads on
+ * every commit with watermarks: no walk over the slots). */
+int64_t place_shared_in_use(const struct place_shared *s);
 
 /* Whether a process other than this one holds a slot (and so may free room). */
 bool place_shared_others(const struct place_shared *s);

@@ -5,7 +5,7 @@
 #include "../../config/policy.h"
 #include "../base/clock.h"
 #include "../base/futex.h"
-#include "../base/process.h"
+#include "../base/kernel.h"
 #include "../stats/timeline.h"
 #include "shared.h"
 
@@ -117,11 +117,7 @@ static void watermark(struct place_tier *t, int64_t after, size_t got)
 
 int64_t place_tier_held(const struct place_tier *t)
 {
-    if (!t->shared)
-        return place_stats_bytes(t->stats);
-    struct place_shared_view v;
-    place_shared_view(t->shared, &v);
-    return v.in_use;
+    return t->shared ? place_shared_in_use(t->shared) : place_stats_bytes(t->stats);
 }
 
 void place_tier_commit_marks(struct place_tier *t, size_t got, bool force)
@@ -188,11 +184,8 @@ void place_tier_release(struct place_tier *t, int64_t bytes)
     place_stats_release(t->stats, bytes);
     if (__builtin_expect(t->shared != NULL, 0))
         place_shared_release(t->shared, bytes); /* which wakes every process's waiters */
-    /* seq_cst, after the release: a waiter either sees the room or is woken */
-    else if (__builtin_expect(atomic_load(&t->waiters) != 0, 0)) {
-        atomic_fetch_add(&t->wake, 1);
-        place_futex_wake_all(&t->wake, false);
-    }
+    else
+        place_waits_wake(&t->waits, false);
     place_timeline_tick();
 }
 
@@ -207,20 +200,19 @@ bool place_tier_wait(struct place_tier *t, int64_t deadline,
                      int (*room)(struct place_tier *t, void *ctx), void *ctx)
 {
     int said;
-    _Atomic uint32_t *waiters = t->shared ? place_shared_waiters(t->shared) : &t->waiters;
-    _Atomic uint32_t *wake = t->shared ? place_shared_wake(t->shared) : &t->wake;
-    atomic_fetch_add(waiters, 1); /* seq_cst: ordered before room's reservation */
+    struct place_waits *w = t->shared ? place_shared_waits(t->shared) : &t->waits;
+    atomic_fetch_add(&w->waiters, 1); /* seq_cst: ordered before room's reservation */
     /* room is asked at least once, however near the deadline */
     for (;;) {
-        uint32_t seen = atomic_load(wake);
+        uint32_t seen = atomic_load(&w->wake);
         if ((said = room(t, ctx)) != 0)
             break;
         int64_t now = place_now_ns();
         if (now >= deadline)
             break;
-        place_futex_wait(wake, seen, deadline - now, t->shared != NULL);
+        place_futex_wait(&w->wake, seen, deadline - now, t->shared != NULL);
     }
-    atomic_fetch_sub(waiters, 1);
+    atomic_fetch_sub(&w->waiters, 1);
     return said > 0;
 }
 
@@ -235,7 +227,7 @@ void place_tiers_restart(void)
     for (struct place_tier **t = place_tiers; *t; t++) {
         place_stats_restart((*t)->stats);
         /* the parent's waiting threads are not the child's */
-        atomic_store(&(*t)->waiters, 0);
-        atomic_store(&(*t)->wake, 0);
+        atomic_store(&(*t)->waits.waiters, 0);
+        atomic_store(&(*t)->waits.wake, 0);
     }
 }

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../base/futex.h"
 #include "../base/hidden.h"
 #include "../stats/counters.h"
 #include "../stats/threads.h"
@@ -111,8 +112,7 @@ struct place_tier {
     struct place_node_stats *stats; /* place_nodes[its index] */
     _Atomic bool told;     /* the first skip of an unavailable tier has been reported */
     _Atomic bool refusals; /* the first refusal of its driver has been reported */
-    /* on_full = wait: threads waiting for room, and the futex word a free bumps */
-    _Atomic uint32_t waiters, wake;
+    struct place_waits waits; /* on_full = wait: threads waiting for room a free makes */
     _Atomic int prepared; /* 0 not yet, 1 under way, 2 done */
     void *state;          /* the allocator's own (an arena, a pool) */
     /* an arena's small blocks (tiers/slab.h), here so that the fast paths reach them from

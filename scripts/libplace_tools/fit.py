@@ -60,28 +60,24 @@ def weight_warnings(doc, t, m):
     """A weighted interleave that will leave its tier unavailable here: weights = bandwidth
     over a node the firmware gives no figure, an hbw tier's weights naming a node that is
     not HBW."""
-    weights, name = t.get("weights"), t["name"]
+    weights = t.get("weights")
     if t.get("policy") != "weighted_interleave" or weights is None:
         return []
-    hbw = m["hbw"]["nodes"]
-    if weights != "bandwidth":
-        named = sorted(int(n) for n in weights)
-        other = [n for n in named if t["kind"] == "hbw" and hbw and n not in hbw]
-        if not other:
-            return []
-        return [(where(doc, t, "weights"),
-                 f"tier {name}: weights name node{'s' if len(other) > 1 else ''} {ranges(other)}, "
-                 f"not high-bandwidth memory here (HBW nodes: {ranges(hbw) if hbw else 'none'}); "
-                 "the tier will be unavailable")]
-    spread = t.get("nodes", []) if t["kind"] == "numa" else hbw or []
-    bare = [n for n in spread
-            if n in m["nodes"] and not m["nodes"][n].get("access", {}).get("read_bandwidth")]
-    if not bare:
+    hbw = m["hbw"]["nodes"] or []
+    if weights == "bandwidth":
+        spread = t.get("nodes", []) if t["kind"] == "numa" else hbw
+        nodes = [n for n in spread
+                 if n in m["nodes"] and not m["nodes"][n].get("access", {}).get("read_bandwidth")]
+        why = ("weights = bandwidth, but the firmware gives {} no read bandwidth (placerun "
+               "--tiers shows what it gives)")
+    else:
+        nodes = [n for n in sorted(map(int, weights)) if t["kind"] == "hbw" and hbw and n not in hbw]
+        why = f"weights name {{}}, not high-bandwidth memory here (HBW nodes: {ranges(hbw)})"
+    if not nodes:
         return []
+    named = f"node{'s' if len(nodes) > 1 else ''} {ranges(nodes)}"
     return [(where(doc, t, "weights"),
-             f"tier {name}: weights = bandwidth, but the firmware gives node"
-             f"{'s' if len(bare) > 1 else ''} {ranges(bare)} no read bandwidth (placerun "
-             "--tiers shows what it gives); the tier will be unavailable")]
+             f"tier {t['name']}: {why.format(named)}; the tier will be unavailable")]
 
 
 def warnings(doc, m):
