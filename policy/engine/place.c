@@ -170,7 +170,7 @@ static void *done(void *p, const struct place_request *r, unsigned tier, uint8_t
         if (place_counting)
             place_count_glibc(p, r->size, r->ra);
     } else {
-        place_thread_seen();
+        place_thread_seen(true);
         if (p && place_counting && place_sample_due(r->size))
             place_sample(p, r->size, tier, r->ra);
     }

@@ -13,6 +13,10 @@
  * lock its own thread holds. */
 __attribute__((noinline)) static void free_slow(void *p, struct place_tier *t)
 {
+    /* a thread that frees placed blocks (what others allocated: a consumer) registers as
+     * one that places them does, so that its next frees take the bin's fast path and
+     * count in its slot, not in the tier's shared counters, one atomic add each */
+    place_thread_seen(false);
     uint8_t was = place_guard_enter();
     if (was == PLACE_THREAD_BUSY && t->slabs) /* inside libplace: no bin, no lock */
         place_arena_defer(t, p);

@@ -64,10 +64,23 @@ static struct place_counts slot_counts(const struct place_slot *s)
     };
 }
 
+/* Whether slot s's thread, registered at a free, has allocated since: it counts among the
+ * threads seen (read as they stand). */
+static bool allocated_since(const struct place_slot *s)
+{
+    if (s->counted)
+        return false;
+    uint64_t n = slot_counts(s).allocs;
+    for (unsigned k = 1; k < PLACE_MAX_TIERS; k++)
+        n += place_relaxed_load(&s->placed.allocs[k]);
+    return n != 0;
+}
+
 /* By the slot's thread as it exits: everything it counted to the shared counters. */
 static void release_locked(struct place_slot *s, struct place_thread *t)
 {
     PLACE_ASSERT(s->live && s->thread == t); /* a slot is its own thread's */
+    threads_seen += allocated_since(s);
     struct place_counts c = slot_counts(s);
     place_stats_add(&place_nodes[0], &c);
     t->allocs = t->frees = 0;
@@ -91,17 +104,18 @@ static void thread_exit(void *arg)
     t->state = PLACE_THREAD_SHARED;
 }
 
-static void register_thread(struct place_thread *t)
+static void register_thread(struct place_thread *t, bool allocating)
 {
     int saved = errno;
     place_guard_enter();
     struct place_slot *s = NULL;
     place_lock(&registry_lock, PLACE_RANK_THREADS);
-    threads_seen++;
+    threads_seen += allocating;
     for (unsigned k = 0; k < SLOTS && !s; k++)
         if (!slots[k].live) {
             s = &slots[k];
             s->live = true;
+            s->counted = allocating;
             __atomic_store_n(&s->thread, t, __ATOMIC_RELEASE);
             if (k >= slots_used)
                 slots_used = k + 1;
@@ -126,11 +140,17 @@ void place_count_slow(unsigned n, unsigned m, int64_t delta)
 {
     struct place_thread *t = &place_self;
     if (t->state == PLACE_THREAD_NEW && __atomic_load_n(&ready, __ATOMIC_ACQUIRE))
-        register_thread(t);
+        register_thread(t, n > 0);
     if (t->state == PLACE_THREAD_ACTIVE)
         place_count(n, m, delta);
     else
         count_shared(n, m, delta);
+}
+
+void place_thread_register(bool allocating)
+{
+    if (__atomic_load_n(&ready, __ATOMIC_ACQUIRE))
+        register_thread(&place_self, allocating);
 }
 
 void place_threads_start(bool counting, bool placing)
@@ -220,7 +240,10 @@ void place_threads_census(uint64_t *seen, unsigned *live, bool wait)
     *seen = __atomic_load_n(&threads_seen, __ATOMIC_RELAXED);
     *live = 0;
     for (unsigned k = 0; k < __atomic_load_n(&slots_used, __ATOMIC_RELAXED); k++)
-        *live += __atomic_load_n(&slots[k].live, __ATOMIC_RELAXED);
+        if (__atomic_load_n(&slots[k].live, __ATOMIC_RELAXED)) {
+            ++*live;
+            *seen += allocated_since(&slots[k]);
+        }
     if (locked)
         place_unlock(&registry_lock, PLACE_RANK_THREADS);
 }
@@ -242,6 +265,7 @@ void place_threads_postfork_parent(void)
 void place_threads_postfork_child(void)
 {
     struct place_thread *self = &place_self;
+    bool counted = self->slot && self->slot->counted;
     struct place_counts held = pending_locked();
     place_stats_add(&place_nodes[0], &held);
     for (unsigned k = 0; k < slots_used; k++)
@@ -249,11 +273,12 @@ void place_threads_postfork_child(void)
     place_stats_restart(&place_nodes[0]);
     memset(slots, 0, slots_used * sizeof slots[0]);
     slots_used = 0;
-    threads_seen = self->before_fork != PLACE_THREAD_NEW;
+    threads_seen = self->before_fork != PLACE_THREAD_NEW && (!self->slot || counted);
     self->allocs = self->frees = 0;
     if (self->slot) {
         struct place_slot *own = self->slot;
         own->live = true;
+        own->counted = counted;
         own->thread = self;
         slots_used = (unsigned)(own - slots) + 1;
     }

@@ -37,6 +37,7 @@ struct place_slot {
     struct place_placed_counts placed;
     struct place_site_pending sites[PLACE_SLOT_SITES]; /* direct-mapped by key */
     bool live;
+    bool counted; /* its thread is among the threads seen (it registered at an allocation) */
 } __attribute__((aligned(64)));
 
 static inline struct place_placed_counts *place_own_placed(void)
@@ -106,12 +107,15 @@ static inline bool place_count_free(const void *p)
     return true;
 }
 
-/* A thread about to place a block registers first (once), so that it counts into a slot
- * of its own: called outside the guard. */
-static inline void place_thread_seen(void)
+void place_thread_register(bool allocating);
+
+/* A thread about to place a block, or to free one, registers first (once), so that it
+ * counts into a slot of its own: called outside the guard. allocating: a thread that
+ * registers at a free is among the threads that allocated once it allocates. */
+static inline void place_thread_seen(bool allocating)
 {
     if (__builtin_expect(place_self.state == PLACE_THREAD_NEW, 0))
-        place_count_slow(0, 0, 0);
+        place_thread_register(allocating);
 }
 
 /* Called once libplace is ready: threads register on their next count from then on

@@ -152,8 +152,9 @@ static size_t to_pool(struct place_tier *t, struct place_arena *a, void *p)
 {
     size_t n;
     if (place_slabs_own(&a->slabs, p)) {
-        n = place_class_size[place_slabs_class(&a->slabs, p)];
-        place_slabs_give(&a->slabs, &p, 1);
+        unsigned c = place_slabs_class(&a->slabs, p);
+        n = place_class_size[c];
+        place_slabs_give(&a->slabs, c, &p, 1);
     } else {
         n = place_extents_give(extents_of(a, p), p);
     }

@@ -34,7 +34,7 @@ static void give_back(struct place_tier *t, struct place_slabs *s, unsigned c, v
 {
     if (!n)
         return;
-    place_slabs_give(s, blocks, n);
+    place_slabs_give(s, c, blocks, n);
     place_tier_release(t, (int64_t)n * place_class_size[c]);
 }
 

@@ -25,8 +25,6 @@
 #include "slab.h"
 #include "tier.h"
 
-enum { PLACE_BIN_MAX = 32 };
-
 struct place_bin {
     uint32_t n, cap; /* cap: its length now, at most its class's bound */
     void *item[PLACE_BIN_MAX];

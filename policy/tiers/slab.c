@@ -1,12 +1,13 @@
 #include "slab.h"
 
+#include <string.h>
 #include <sys/mman.h>
 
 #include "../base/assert.h"
 #include "../base/pages.h"
 #include "../base/rank.h"
 
-enum { SLAB = 1 << PLACE_SLAB_SHIFT };
+enum { SLAB = 1 << PLACE_SLAB_SHIFT, DEPOT_MAX = 2 * PLACE_BIN_MAX };
 
 const uint32_t place_class_size[PLACE_CLASSES] = {
     16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192,
@@ -41,8 +42,14 @@ int place_slabs_init(struct place_slabs *s, void *lo, size_t len, unsigned npart
         return -1;
     size_t bytes = n * sizeof(struct place_slab);
     void *meta = place_reserve(&bytes, bytes, MAP_NORESERVE);
-    if (!meta)
+    size_t depots = nparts * PLACE_CLASSES * sizeof(struct place_depot);
+    size_t items = nparts * PLACE_CLASSES * DEPOT_MAX * sizeof(void *);
+    s->depot = meta ? place_reserve(&depots, depots, MAP_NORESERVE) : NULL;
+    s->depot_items = s->depot ? place_reserve(&items, items, MAP_NORESERVE) : NULL;
+    if (!s->depot_items)
         return -1;
+    for (unsigned k = 0; k < nparts * PLACE_CLASSES; k++)
+        place_lock_init(&s->depot[k].lock);
     place_lock_init(&s->lock);
     s->lo = lo;
     s->hi = (char *)lo + (n << PLACE_SLAB_SHIFT);
@@ -113,11 +120,45 @@ static struct place_slab *new_slab(struct place_slabs *s, unsigned c, unsigned p
     return sl;
 }
 
+/* Up to n of depot k's blocks into out, the last given first (the likeliest in a CPU's
+ * cache). */
+static unsigned depot_take(struct place_slabs *s, unsigned k, void **out, unsigned n)
+{
+    struct place_depot *d = &s->depot[k];
+    if (!__atomic_load_n(&d->n, __ATOMIC_RELAXED)) /* no lock for an empty one */
+        return 0;
+    place_lock(&d->lock, PLACE_RANK_ARENAS);
+    unsigned got = d->n < n ? d->n : n;
+    __atomic_store_n(&d->n, d->n - got, __ATOMIC_RELAXED); /* read unlocked above */
+    memcpy(out, s->depot_items + k * DEPOT_MAX + d->n, got * sizeof *out);
+    place_unlock(&d->lock, PLACE_RANK_ARENAS);
+    return got;
+}
+
+/* All n blocks onto depot k, when it has room for them below bound: whether it took them. */
+static bool depot_give(struct place_slabs *s, unsigned k, void *const *blocks, unsigned n,
+                       unsigned bound)
+{
+    struct place_depot *d = &s->depot[k];
+    if (__atomic_load_n(&d->n, __ATOMIC_RELAXED) + n > bound)
+        return false;
+    place_lock(&d->lock, PLACE_RANK_ARENAS);
+    bool room = d->n + n <= bound;
+    if (room) {
+        memcpy(s->depot_items + k * DEPOT_MAX + d->n, blocks, n * sizeof *blocks);
+        __atomic_store_n(&d->n, d->n + n, __ATOMIC_RELAXED);
+    }
+    place_unlock(&d->lock, PLACE_RANK_ARENAS);
+    return room;
+}
+
 unsigned place_slabs_take(struct place_slabs *s, unsigned c, unsigned part, void **out, unsigned n)
 {
     size_t size = place_class_size[c];
-    unsigned got = 0;
     PLACE_ASSERT(c < PLACE_CLASSES && part < s->nparts);
+    unsigned got = depot_take(s, part * PLACE_CLASSES + c, out, n);
+    if (got == n)
+        return got;
     place_lock(&s->lock, PLACE_RANK_ARENAS);
     while (got < n) {
         struct place_slab *sl = s->partial[part][c];
@@ -143,7 +184,19 @@ unsigned place_slabs_take(struct place_slabs *s, unsigned c, unsigned part, void
     return got;
 }
 
-void place_slabs_give(struct place_slabs *s, void *const *blocks, unsigned n)
+/* The part all n blocks are of, or s->nparts when they are of more than one (another
+ * thread's blocks freed into a bin of a near = cpu tier). */
+static unsigned part_of(const struct place_slabs *s, void *const *blocks, unsigned n)
+{
+    unsigned part = (unsigned)((size_t)((char *)blocks[0] - s->lo) / s->part_len);
+    for (unsigned k = 1; k < n && s->nparts > 1; k++)
+        if ((size_t)((char *)blocks[k] - s->lo) / s->part_len != part)
+            return s->nparts;
+    return part;
+}
+
+/* The n blocks back to their slabs, under the pool's lock. */
+static void to_slabs(struct place_slabs *s, void *const *blocks, unsigned n)
 {
     place_lock(&s->lock, PLACE_RANK_ARENAS);
     for (unsigned k = 0; k < n; k++) {
@@ -163,11 +216,25 @@ void place_slabs_give(struct place_slabs *s, void *const *blocks, unsigned n)
     place_unlock(&s->lock, PLACE_RANK_ARENAS);
 }
 
+void place_slabs_give(struct place_slabs *s, unsigned c, void *const *blocks, unsigned n)
+{
+    PLACE_ASSERT(c < PLACE_CLASSES && n > 0);
+    unsigned part = part_of(s, blocks, n);
+    if (part == s->nparts || !depot_give(s, part * PLACE_CLASSES + c, blocks, n, 2u * s->caps[c]))
+        to_slabs(s, blocks, n);
+}
+
 size_t place_slabs_trim(struct place_slabs *s)
 {
     size_t given = 0;
     if (s->keep_pages)
         return 0;
+    for (unsigned k = 0; k < s->nparts * PLACE_CLASSES; k++) {
+        void *blocks[DEPOT_MAX];
+        unsigned n = depot_take(s, k, blocks, DEPOT_MAX);
+        if (n)
+            to_slabs(s, blocks, n);
+    }
     place_lock(&s->lock, PLACE_RANK_ARENAS);
     for (unsigned k = 0; k < s->nparts; k++)
         for (struct place_slab *sl = s->empty[k]; sl; sl = sl->next)
@@ -181,10 +248,14 @@ size_t place_slabs_trim(struct place_slabs *s)
 
 void place_slabs_prefork(struct place_slabs *s)
 {
+    for (unsigned k = 0; k < s->nparts * PLACE_CLASSES; k++)
+        pthread_mutex_lock(&s->depot[k].lock);
     pthread_mutex_lock(&s->lock);
 }
 
 void place_slabs_postfork(struct place_slabs *s)
 {
     pthread_mutex_unlock(&s->lock);
+    for (unsigned k = s->nparts * PLACE_CLASSES; k-- > 0;)
+        pthread_mutex_unlock(&s->depot[k].lock);
 }
