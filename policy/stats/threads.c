@@ -110,7 +110,6 @@ static void register_thread(struct place_thread *t, bool allocating)
     place_guard_enter();
     struct place_slot *s = NULL;
     place_lock(&registry_lock, PLACE_RANK_THREADS);
-    threads_seen += allocating;
     for (unsigned k = 0; k < SLOTS && !s; k++)
         if (!slots[k].live) {
             s = &slots[k];
@@ -130,6 +129,11 @@ static void register_thread(struct place_thread *t, bool allocating)
         release_locked(s, t);
         place_unlock(&registry_lock, PLACE_RANK_THREADS);
         s = NULL;
+    }
+    if (allocating || !s) { /* a thread without a slot is never asked again: counted now */
+        place_lock(&registry_lock, PLACE_RANK_THREADS);
+        threads_seen++;
+        place_unlock(&registry_lock, PLACE_RANK_THREADS);
     }
     t->slot = s;
     place_guard_leave(s ? PLACE_THREAD_ACTIVE : PLACE_THREAD_SHARED);
@@ -241,8 +245,9 @@ void place_threads_census(uint64_t *seen, unsigned *live, bool wait)
     *live = 0;
     for (unsigned k = 0; k < __atomic_load_n(&slots_used, __ATOMIC_RELAXED); k++)
         if (__atomic_load_n(&slots[k].live, __ATOMIC_RELAXED)) {
-            ++*live;
-            *seen += allocated_since(&slots[k]);
+            bool since = allocated_since(&slots[k]);
+            *seen += since;
+            *live += since || slots[k].counted;
         }
     if (locked)
         place_unlock(&registry_lock, PLACE_RANK_THREADS);
@@ -265,7 +270,7 @@ void place_threads_postfork_parent(void)
 void place_threads_postfork_child(void)
 {
     struct place_thread *self = &place_self;
-    bool counted = self->slot && self->slot->counted;
+    bool counted = self->slot && (self->slot->counted || allocated_since(self->slot));
     struct place_counts held = pending_locked();
     place_stats_add(&place_nodes[0], &held);
     for (unsigned k = 0; k < slots_used; k++)

@@ -218,7 +218,7 @@ static void to_slabs(struct place_slabs *s, void *const *blocks, unsigned n)
 
 void place_slabs_give(struct place_slabs *s, unsigned c, void *const *blocks, unsigned n)
 {
-    PLACE_ASSERT(c < PLACE_CLASSES && n > 0);
+    PLACE_ASSERT(c < PLACE_CLASSES && n > 0 && 2u * s->caps[c] <= DEPOT_MAX);
     unsigned part = part_of(s, blocks, n);
     if (part == s->nparts || !depot_give(s, part * PLACE_CLASSES + c, blocks, n, 2u * s->caps[c]))
         to_slabs(s, blocks, n);
@@ -227,14 +227,14 @@ void place_slabs_give(struct place_slabs *s, unsigned c, void *const *blocks, un
 size_t place_slabs_trim(struct place_slabs *s)
 {
     size_t given = 0;
-    if (s->keep_pages)
-        return 0;
     for (unsigned k = 0; k < s->nparts * PLACE_CLASSES; k++) {
         void *blocks[DEPOT_MAX];
         unsigned n = depot_take(s, k, blocks, DEPOT_MAX);
         if (n)
             to_slabs(s, blocks, n);
     }
+    if (s->keep_pages) /* its emptied slabs serve any class still */
+        return 0;
     place_lock(&s->lock, PLACE_RANK_ARENAS);
     for (unsigned k = 0; k < s->nparts; k++)
         for (struct place_slab *sl = s->empty[k]; sl; sl = sl->next)

@@ -66,7 +66,7 @@ struct place_slab {
 struct place_depot {
     pthread_mutex_t lock;
     uint32_t n; /* blocks held: the first n of its items */
-};
+} __attribute__((aligned(64)));
 
 /* The small blocks' shared pool of one arena: [lo, hi) of its range, in parts of equal
  * length that hand out blocks apart (one part, or one per node of a near = cpu tier,
@@ -122,7 +122,7 @@ unsigned place_slabs_take(struct place_slabs *s, unsigned c, unsigned part, void
 void place_slabs_give(struct place_slabs *s, unsigned c, void *const *blocks, unsigned n);
 
 /* Gives the depots' blocks back to their slabs, then the pages of slabs with no block out
- * back to the kernel: the bytes given. */
+ * back to the kernel (not hugetlb's): the bytes given. */
 size_t place_slabs_trim(struct place_slabs *s);
 
 /* fork: the locks are held across it and released on both sides. */

@@ -4,7 +4,7 @@
  * block is aligned. Then a pool over a real mapping: blocks given back go to their
  * class's depot up to its bound and come out of it again, the last given first; past the
  * bound to their slabs; a trim empties the depots, so that a slab whose every block came
- * back gives its pages to the kernel. */
+ * back gives its pages to the kernel, or (hugetlb, pages kept) serves another class. */
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -59,6 +59,20 @@ static void pool(void)
     CHECK_EQ(place_slabs_take(&s, C64, 0, a, 4), 4);
     place_slabs_give(&s, C64, a, 4);
     CHECK_EQ(s.depot[C64].n, 0);
+
+    /* hugetlb's pages stay, but a trim still empties the depots: a pool of one slab, its
+     * blocks all in the depot, has a slab for another class only after it */
+    struct place_slabs h = {0};
+    char *one = (char *)(((uintptr_t)map + SLAB - 1) & ~(uintptr_t)(SLAB - 1));
+    CHECK_EQ(place_slabs_init(&h, one, SLAB, 1, true), 0);
+    memset(h.caps, PLACE_BIN_MAX, sizeof h.caps);
+    CHECK_EQ(place_slabs_take(&h, C64, 0, a, 16), 16);
+    place_slabs_give(&h, C64, a, 16);
+    CHECK_EQ(h.depot[C64].n, 16);
+    CHECK_EQ(place_slabs_take(&h, PLACE_CLASSES - 1, 0, b, 1), 0);
+    CHECK_EQ(place_slabs_trim(&h), 0);
+    CHECK_EQ(h.depot[C64].n, 0);
+    CHECK_EQ(place_slabs_take(&h, PLACE_CLASSES - 1, 0, b, 1), 1);
     munmap(map, len);
 }
 
