@@ -7,6 +7,7 @@
 #include "../policy/base/fmt.h"
 #include "../policy/base/json.h"
 #include "keys.h"
+#include "values.h"
 
 static const char *const pagesize_names[] = {"4K", "2M", "THP"};
 static const char *const report_format_names[] = {"text", "json"};
@@ -146,19 +147,6 @@ static void place_describe_tier(struct place_json *j, const struct place_tier_co
             place_describe_origin(j, place_tier_keys[k].name, &t->key_at[k]);
     place_json_close(j, '}');
     place_json_close(j, '}');
-}
-
-/* A pattern as the policy wrote it (the offset in lower-case hex). */
-static const char *place_pattern_text(const struct place_pattern *pat, char *out, size_t cap)
-{
-    struct place_buf b = {.s = out, .cap = cap};
-    if (pat->exact)
-        place_bprintf(&b, "%s+0x%llx", pat->module, (unsigned long long)pat->offset);
-    else if (*pat->module)
-        place_bprintf(&b, "%s:%s", pat->module, pat->function);
-    else
-        place_bprintf(&b, "%s", pat->function);
-    return out;
 }
 
 static void place_describe_api(struct place_json *j, unsigned api)

@@ -297,6 +297,18 @@ bool place_value_globs(const char *s, const char *forbidden, char *out, size_t c
     return true;
 }
 
+const char *place_pattern_text(const struct place_pattern *pat, char *out, size_t cap)
+{
+    struct place_buf b = {.s = out, .cap = cap};
+    if (pat->exact)
+        place_bprintf(&b, "%s+0x%llx", pat->module, (unsigned long long)pat->offset);
+    else if (*pat->module)
+        place_bprintf(&b, "%s:%s", pat->module, pat->function);
+    else
+        place_bprintf(&b, "%s", pat->function);
+    return out;
+}
+
 bool place_value_pattern(const char *s, struct place_pattern *out, struct place_buf *why)
 {
     static const char expected[] =

@@ -27,6 +27,8 @@ bool place_value_nodes(const char *s, uint64_t *mask, struct place_buf *why);
 bool place_value_weights(const char *s, uint8_t w[64], bool *bandwidth, struct place_buf *why);
 bool place_value_name(const char *s, char out[PLACE_NAME_MAX], struct place_buf *why);
 bool place_value_pattern(const char *s, struct place_pattern *out, struct place_buf *why);
+/* A pattern as the policy wrote it (the offset in lower-case hex), into out: out. */
+const char *place_pattern_text(const struct place_pattern *pat, char *out, size_t cap);
 
 /* One of words[] (NULL-terminated): its index. */
 bool place_value_word(const char *s, const char *const *words, int *out, struct place_buf *why);

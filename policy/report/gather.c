@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../../config/options.h"
+#include "../../config/values.h"
 #include "../base/fmt.h"
 #include "../base/path.h"
 #include "../engine/chain.h"
@@ -44,6 +45,7 @@ static void header(struct place_gathered *g, int signal)
     g->fold_min = place_dry_run ? place_policy_fold_min(p) : 0;
     g->hash = p->hash;
     g->nrules = place_nrules;
+    uint64_t resolved = place_modules_resolved();
     static uint64_t hits[PLACE_MAX_RULES], bytes[PLACE_MAX_RULES];
     place_rules_totals(place_nrules, hits, bytes);
     for (unsigned k = 0; k < place_nrules; k++) {
@@ -55,7 +57,11 @@ static void header(struct place_gathered *g, int signal)
             .bytes = bytes[k],
             .nchain = r->nchain,
             .on_full = r->on_full,
+            .site_resolved = (r->patterns & resolved) != 0,
         };
+        if (r->patterns) /* one pattern a rule */
+            row->site = place_pattern_text(&p->patterns[__builtin_ctzll(r->patterns)],
+                                           g->site_text[k], sizeof g->site_text[k]);
         for (unsigned c = 0; c < r->nchain; c++)
             row->chain[c] = r->chain_text[c];
     }

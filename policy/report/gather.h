@@ -49,6 +49,8 @@ struct place_rule_row {
     unsigned nchain;
     const char *chain[PLACE_MAX_CHAIN];
     enum place_on_full on_full;
+    const char *site;   /* its site pattern as the policy wrote it; NULL: no site condition */
+    bool site_resolved; /* it names code in some module loaded */
 };
 
 /* One call site (return address) of one rule, with where its blocks went. */
@@ -89,6 +91,7 @@ struct place_gathered {
     unsigned nrules;
     uint64_t hash;
     struct place_rule_row rules[PLACE_MAX_RULES];
+    char site_text[PLACE_MAX_RULES][2 * PLACE_PATTERN_MAX]; /* the rows' site patterns */
     /* the nodes */
     unsigned ntiers;
     struct place_node_row nodes[PLACE_MAX_TIERS];

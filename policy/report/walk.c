@@ -83,6 +83,17 @@ static void policy(struct place_emit *e, const struct place_gathered *g)
                         place_size_str(min, (int64_t)g->fold_min),
                         place_size_str(buffer, PLACE_FOLD_BUFFER));
 }
+/* A rule's site pattern that names no code in any module loaded, under the text's table:
+ * no block can match it. */
+static void unresolved_line(struct place_emit *e, const char *name, const char *site)
+{
+    place_emit_line(e, PART_RULES,
+                    "%s: site %s names no function of the modules loaded, so the rule cannot "
+                    "match (a stripped module's static functions have no names: "
+                    "MODULE+0xOFFSET names their code, as the sites table writes it)",
+                    name, site);
+}
+
 static void rules(struct place_emit *e, const struct place_gathered *g)
 {
     if (g->nrules)
@@ -105,6 +116,10 @@ static void rules(struct place_emit *e, const struct place_gathered *g)
         }
         place_emit_close(e, ']');
         place_emit_str(e, "on_full", on_full);
+        if (r->site) {
+            place_emit_str(e, "site", r->site);
+            place_emit_bool(e, "site_resolved", r->site_resolved);
+        }
         place_emit_close(e, '}');
         if (r->on_full != PLACE_FALLBACK)
             place_bprintf(&b, " (on_full = %s)", on_full);
@@ -113,6 +128,9 @@ static void rules(struct place_emit *e, const struct place_gathered *g)
                         chain);
     }
     place_emit_close(e, ']');
+    for (unsigned k = 0; k < g->nrules; k++)
+        if (g->rules[k].site && !g->rules[k].site_resolved)
+            unresolved_line(e, g->rules[k].name, g->rules[k].site);
 }
 
 static void symmetric(struct place_emit *e, const struct place_gathered *g)

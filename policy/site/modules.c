@@ -48,6 +48,7 @@ static struct module *modules;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long long seen_adds, seen_subs;
 _Atomic uint32_t place_modules_gen = 1;
+static _Atomic uint64_t resolved; /* the patterns that name code in some module of the table */
 static bool wrappers_on;
 static const char *wrapper_globs = ""; /* the policy's own, separated by commas */
 static const char *heap_globs = "";    /* likewise */
@@ -63,6 +64,7 @@ static void add_range(struct module *m, uintptr_t lo, uintptr_t hi, uint64_t mas
         m->cap = cap;
     }
     m->ranges[m->n++] = (struct range){lo, hi, mask};
+    atomic_fetch_or(&resolved, mask & ~PLACE_WRAPPER);
 }
 
 static bool module_matches(const struct module *m, const struct place_pattern *p)
@@ -175,9 +177,10 @@ static void resolve(struct module *m)
             continue;
         if (p->exact)
             add_range(m, m->base + p->offset, m->base + p->offset + 1, 1ull << k);
-        else if (strcmp(p->function, "*") == 0)
+        else if (strcmp(p->function, "*") == 0) {
             m->whole |= 1ull << k;
-        else
+            atomic_fetch_or(&resolved, 1ull << k);
+        } else
             s.want |= 1ull << k;
     }
     if (s.want)
@@ -262,6 +265,7 @@ static void refresh(void)
             place_libc_free(m->path);
             place_libc_free(m);
         }
+        atomic_store(&resolved, 0);
         atomic_fetch_add(&place_modules_gen, 1);
     }
     int was;
@@ -300,6 +304,11 @@ void place_modules_wrappers(const char *globs)
     wrappers_on = true;
     atomic_fetch_add(&place_modules_gen, 1); /* answers cached before lack the wrapper bit */
     place_unlock(&lock, PLACE_RANK_MODULES);
+}
+
+uint64_t place_modules_resolved(void)
+{
+    return atomic_load(&resolved);
 }
 
 uint64_t place_modules_match(uintptr_t ra, uint32_t *gen)

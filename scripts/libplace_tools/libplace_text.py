@@ -193,6 +193,12 @@ def rule_lines(rules):
         if r["on_full"] != "fallback":
             chain += f" (on_full = {r['on_full']})"
         lines.append("%-20s %12d %14s  %s" % (r["name"], r["hits"], size_str(r["bytes"]), chain))
+    for r in rules:
+        if "site" in r and not r["site_resolved"]:
+            lines.append("%s: site %s names no function of the modules loaded, so the rule cannot "
+                         "match (a stripped module's static functions have no names: "
+                         "MODULE+0xOFFSET names their code, as the sites table writes it)"
+                         % (r["name"], r["site"]))
     return lines
 
 

@@ -52,6 +52,28 @@ site_line() {
     grep -Eq "^libplace: hbw +hbw +none +0 B +[0-9.]+ [KM]iB +6 +6$" <<<"$stderr"
 }
 
+@test "a site pattern that names no function is said under the rules; one in a library dlopened later is not" {
+    # every pattern names code (the plugin's once it is loaded): no such line
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/sites.ini" LIBPLACE_DRY_RUN=1 "$PROGS/sites" "$PROGS/libsites_plugin.so"
+    assert_success
+    ! grep -q "names no function" <<<"$stderr"
+    # a misspelt function: said, and the rule's JSON says so
+    sed -i 's/^site = sites:exe_alloc$/site = sites:exe_aloc/' "$BATS_TEST_TMPDIR/sites.ini"
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/sites.ini" LIBPLACE_DRY_RUN=1 "$PROGS/sites" "$PROGS/libsites_plugin.so"
+    assert_success
+    [ "$output" = "$(SITES)" ]
+    grep -Eq "^libplace: exe +0 +0 B" <<<"$stderr"
+    grep -q "^libplace: exe: site sites:exe_aloc names no function of the modules loaded, so the rule cannot match (a stripped" <<<"$stderr"
+    [ "$(grep -c "names no function" <<<"$stderr")" -eq 1 ]
+    env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/sites.ini" LIBPLACE_REPORT="$BATS_TEST_TMPDIR/r.json" \
+        LIBPLACE_REPORT_FORMAT=json LIBPLACE_DRY_RUN=1 "$PROGS/sites" "$PROGS/libsites_plugin.so" >/dev/null
+    valid_report "$BATS_TEST_TMPDIR/r.json"
+    run python3 -c 'import json, sys
+r = {x["name"]: x for x in json.load(open(sys.argv[1]))["rules"]}
+print(r["exe"]["site"], r["exe"]["site_resolved"], r["plugin"]["site"], r["plugin"]["site_resolved"])' "$BATS_TEST_TMPDIR/r.json"
+    assert_output "sites:exe_aloc False *plugin_alloc True"
+}
+
 @test "a real run skips the tiers this machine lacks, says so once per tier, and places in dram" {
     run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/sites.ini" "$PROGS/sites" "$PROGS/libsites_plugin.so"
     assert_success

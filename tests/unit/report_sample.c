@@ -130,14 +130,20 @@ static void full(void)
     };
 
     g.nrules = 3;
-    g.rules[0] = (struct place_rule_row){
-        .name = "big", .hits = 450, .bytes = 1200 << 20, .nchain = 2, .chain = {"hbw", "dram"}};
+    g.rules[0] = (struct place_rule_row){.name = "big",
+                                         .hits = 450,
+                                         .bytes = 1200 << 20,
+                                         .nchain = 2,
+                                         .chain = {"hbw", "dram"},
+                                         .site = "solve_*",
+                                         .site_resolved = true};
     g.rules[1] = (struct place_rule_row){.name = "halo",
                                          .hits = 1,
                                          .bytes = 100,
                                          .nchain = 1,
                                          .chain = {"far"},
-                                         .on_full = PLACE_WAIT};
+                                         .on_full = PLACE_WAIT,
+                                         .site = "app+0x12ab"};
     g.rules[2] = (struct place_rule_row){
         .name = "sym", .nchain = 1, .chain = {"heap"}, .on_full = PLACE_OVERFLOW};
 
