@@ -220,10 +220,16 @@ def decimate(points, limit=TIMELINE_MAX):
 
 def merge_rules(docs):
     groups = by_name([r for d in docs for r in d["rules"]], "name")
-    return [{"name": name, "hits": sum(r["hits"] for r in rules),
+    merged = []
+    for name, rules in groups.items():
+        m = {"name": name, "hits": sum(r["hits"] for r in rules),
              "bytes": sum(r["bytes"] for r in rules), "chain": list(rules[0]["chain"]),
              "on_full": rules[0]["on_full"]}
-            for name, rules in groups.items()]
+        if "site" in rules[0]:  # resolved when some process's modules named it
+            m["site"] = rules[0]["site"]
+            m["site_resolved"] = any(r.get("site_resolved", True) for r in rules)
+        merged.append(m)
+    return merged
 
 
 def merge_sites(docs):

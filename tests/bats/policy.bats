@@ -72,6 +72,12 @@ site_line() {
 r = {x["name"]: x for x in json.load(open(sys.argv[1]))["rules"]}
 print(r["exe"]["site"], r["exe"]["site_resolved"], r["plugin"]["site"], r["plugin"]["site_resolved"])' "$BATS_TEST_TMPDIR/r.json"
     assert_output "sites:exe_aloc False *plugin_alloc True"
+    # place-report merge keeps it
+    "$REPO/scripts/place-report" merge "$BATS_TEST_TMPDIR/r.json" "$BATS_TEST_TMPDIR/r.json" >"$BATS_TEST_TMPDIR/m.json"
+    valid_report "$BATS_TEST_TMPDIR/m.json"
+    run python3 -c 'import json, sys
+print([(x["site"], x["site_resolved"]) for x in json.load(open(sys.argv[1]))["rules"] if x["name"] == "exe"])' "$BATS_TEST_TMPDIR/m.json"
+    assert_output "[('sites:exe_aloc', False)]"
 }
 
 @test "a real run skips the tiers this machine lacks, says so once per tier, and places in dram" {
