@@ -45,7 +45,11 @@ static void header(struct place_gathered *g, int signal)
     g->fold_min = place_dry_run ? place_policy_fold_min(p) : 0;
     g->hash = p->hash;
     g->nrules = place_nrules;
-    uint64_t resolved = place_modules_resolved();
+    uint64_t resolved = p->npatterns ? place_modules_resolved(!signal) : 0;
+    for (unsigned k = 0; k < p->npatterns; k++) {
+        place_pattern_text(&p->patterns[k], g->site_text[k], sizeof g->site_text[k]);
+        g->site_exact[k] = p->patterns[k].exact;
+    }
     static uint64_t hits[PLACE_MAX_RULES], bytes[PLACE_MAX_RULES];
     place_rules_totals(place_nrules, hits, bytes);
     for (unsigned k = 0; k < place_nrules; k++) {
@@ -57,11 +61,9 @@ static void header(struct place_gathered *g, int signal)
             .bytes = bytes[k],
             .nchain = r->nchain,
             .on_full = r->on_full,
-            .site_resolved = (r->patterns & resolved) != 0,
+            .sites = r->patterns,
+            .unresolved = r->patterns & ~resolved,
         };
-        if (r->patterns) /* one pattern a rule */
-            row->site = place_pattern_text(&p->patterns[__builtin_ctzll(r->patterns)],
-                                           g->site_text[k], sizeof g->site_text[k]);
         for (unsigned c = 0; c < r->nchain; c++)
             row->chain[c] = r->chain_text[c];
     }

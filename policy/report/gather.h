@@ -49,8 +49,8 @@ struct place_rule_row {
     unsigned nchain;
     const char *chain[PLACE_MAX_CHAIN];
     enum place_on_full on_full;
-    const char *site;   /* its site pattern as the policy wrote it; NULL: no site condition */
-    bool site_resolved; /* it names code in some module loaded */
+    uint64_t sites;      /* its site patterns, a mask over the gathered's (0: no site condition) */
+    uint64_t unresolved; /* those that named no code in any module loaded */
 };
 
 /* One call site (return address) of one rule, with where its blocks went. */
@@ -91,7 +91,9 @@ struct place_gathered {
     unsigned nrules;
     uint64_t hash;
     struct place_rule_row rules[PLACE_MAX_RULES];
-    char site_text[PLACE_MAX_RULES][2 * PLACE_PATTERN_MAX]; /* the rows' site patterns */
+    /* the policy's site patterns as it wrote them, and whether each is exact */
+    char site_text[PLACE_MAX_PATTERNS][2 * PLACE_PATTERN_MAX];
+    bool site_exact[PLACE_MAX_PATTERNS];
     /* the nodes */
     unsigned ntiers;
     struct place_node_row nodes[PLACE_MAX_TIERS];

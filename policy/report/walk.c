@@ -83,15 +83,39 @@ static void policy(struct place_emit *e, const struct place_gathered *g)
                         place_size_str(min, (int64_t)g->fold_min),
                         place_size_str(buffer, PLACE_FOLD_BUFFER));
 }
-/* A rule's site pattern that names no code in any module loaded, under the text's table:
- * no block can match it. */
-static void unresolved_line(struct place_emit *e, const char *name, const char *site)
+/* A rule's site patterns, and whether each named code in some module loaded. */
+static void sites(struct place_emit *e, const struct place_gathered *g,
+                  const struct place_rule_row *r)
 {
-    place_emit_line(e, PART_RULES,
-                    "%s: site %s names no function of the modules loaded, so the rule cannot "
-                    "match (a stripped module's static functions have no names: "
-                    "MODULE+0xOFFSET names their code, as the sites table writes it)",
-                    name, site);
+    place_emit_open(e, "sites", '[');
+    for (uint64_t w = r->sites; w; w &= w - 1) {
+        unsigned k = (unsigned)__builtin_ctzll(w);
+        place_emit_open(e, NULL, '{');
+        place_emit_str(e, "pattern", g->site_text[k]);
+        place_emit_bool(e, "resolved", !(r->unresolved >> k & 1));
+        place_emit_close(e, '}');
+    }
+    place_emit_close(e, ']');
+}
+
+/* Under the text's table, a line for each site pattern that named no code: no block can
+ * match it. */
+static void unresolved_lines(struct place_emit *e, const struct place_gathered *g,
+                             const struct place_rule_row *r)
+{
+    const char *cannot = r->unresolved == r->sites ? ", so the rule cannot match" : "";
+    for (uint64_t w = r->unresolved; w; w &= w - 1) {
+        unsigned k = (unsigned)__builtin_ctzll(w);
+        if (g->site_exact[k])
+            place_emit_line(e, PART_RULES, "%s: site %s lies in no module loaded%s", r->name,
+                            g->site_text[k], cannot);
+        else
+            place_emit_line(e, PART_RULES,
+                            "%s: site %s names no function of the modules loaded%s (a stripped "
+                            "module's static functions have no names: MODULE+0xOFFSET names "
+                            "their code, as the sites table writes it)",
+                            r->name, g->site_text[k], cannot);
+    }
 }
 
 static void rules(struct place_emit *e, const struct place_gathered *g)
@@ -116,10 +140,8 @@ static void rules(struct place_emit *e, const struct place_gathered *g)
         }
         place_emit_close(e, ']');
         place_emit_str(e, "on_full", on_full);
-        if (r->site) {
-            place_emit_str(e, "site", r->site);
-            place_emit_bool(e, "site_resolved", r->site_resolved);
-        }
+        if (r->sites)
+            sites(e, g, r);
         place_emit_close(e, '}');
         if (r->on_full != PLACE_FALLBACK)
             place_bprintf(&b, " (on_full = %s)", on_full);
@@ -129,8 +151,7 @@ static void rules(struct place_emit *e, const struct place_gathered *g)
     }
     place_emit_close(e, ']');
     for (unsigned k = 0; k < g->nrules; k++)
-        if (g->rules[k].site && !g->rules[k].site_resolved)
-            unresolved_line(e, g->rules[k].name, g->rules[k].site);
+        unresolved_lines(e, g, &g->rules[k]);
 }
 
 static void symmetric(struct place_emit *e, const struct place_gathered *g)

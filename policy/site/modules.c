@@ -48,7 +48,9 @@ static struct module *modules;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long long seen_adds, seen_subs;
 _Atomic uint32_t place_modules_gen = 1;
-static _Atomic uint64_t resolved; /* the patterns that name code in some module of the table */
+/* the patterns that named code in some module the table held, at any time of the run (a
+ * module unloaded since does not take it back: its blocks were placed) */
+static _Atomic uint64_t resolved;
 static bool wrappers_on;
 static const char *wrapper_globs = ""; /* the policy's own, separated by commas */
 static const char *heap_globs = "";    /* likewise */
@@ -265,7 +267,6 @@ static void refresh(void)
             place_libc_free(m->path);
             place_libc_free(m);
         }
-        atomic_store(&resolved, 0);
         atomic_fetch_add(&place_modules_gen, 1);
     }
     int was;
@@ -306,8 +307,13 @@ void place_modules_wrappers(const char *globs)
     place_unlock(&lock, PLACE_RANK_MODULES);
 }
 
-uint64_t place_modules_resolved(void)
+uint64_t place_modules_resolved(bool wait)
 {
+    if (wait) { /* the modules loaded since the last lookup too; refresh allocates */
+        place_lock(&lock, PLACE_RANK_MODULES);
+        refresh();
+        place_unlock(&lock, PLACE_RANK_MODULES);
+    }
     return atomic_load(&resolved);
 }
 

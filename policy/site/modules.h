@@ -42,10 +42,11 @@ bool place_modules_heap_owner(uintptr_t ra, char *owner, size_t n);
  * unloaded, which invalidates every cached answer. */
 uint64_t place_modules_match(uintptr_t ra, uint32_t *gen);
 
-/* The patterns (a mask over policy->patterns) that name code in some module the table
- * holds: a rule whose patterns name none can never take a block (a typo, or a static
- * function of a stripped module, which has no name there). Read as it stands. */
-uint64_t place_modules_resolved(void);
+/* The patterns (a mask over policy->patterns) that named code in some module loaded during
+ * the run: one that names none can never match (a typo, or a static function of a
+ * stripped module, which has no name there). With wait the table first takes in the
+ * modules loaded since it last looked; without (a signal handler), read as it stands. */
+uint64_t place_modules_resolved(bool wait);
 
 /* The current generation: one load, inline (a site lookup compares it). */
 extern PLACE_HIDDEN _Atomic uint32_t place_modules_gen;

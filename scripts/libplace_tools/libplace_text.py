@@ -3,6 +3,8 @@ line for line: what `place-report render --libplace` prints, and the sentences t
 render's tables share with it. The library's walk (policy/report/walk*.c) is the
 reference; tests/bats/report_layout.bats holds the two equal, byte for byte."""
 
+import re
+
 from .report import OTHER_LIBRARIES, limit_text, plural, symmetric_size_text
 from .units import size_str
 
@@ -194,11 +196,15 @@ def rule_lines(rules):
             chain += f" (on_full = {r['on_full']})"
         lines.append("%-20s %12d %14s  %s" % (r["name"], r["hits"], size_str(r["bytes"]), chain))
     for r in rules:
-        if "site" in r and not r["site_resolved"]:
-            lines.append("%s: site %s names no function of the modules loaded, so the rule cannot "
-                         "match (a stripped module's static functions have no names: "
-                         "MODULE+0xOFFSET names their code, as the sites table writes it)"
-                         % (r["name"], r["site"]))
+        missing = [s["pattern"] for s in r.get("sites", []) if not s["resolved"]]
+        cannot = ", so the rule cannot match" if len(missing) == len(r.get("sites", [])) else ""
+        for p in missing:
+            if re.fullmatch(r"[^:]*\+0x[0-9a-f]+", p):  # MODULE+0xOFFSET
+                lines.append("%s: site %s lies in no module loaded%s" % (r["name"], p, cannot))
+            else:
+                lines.append("%s: site %s names no function of the modules loaded%s (a stripped "
+                             "module's static functions have no names: MODULE+0xOFFSET names "
+                             "their code, as the sites table writes it)" % (r["name"], p, cannot))
     return lines
 
 

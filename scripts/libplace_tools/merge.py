@@ -225,9 +225,12 @@ def merge_rules(docs):
         m = {"name": name, "hits": sum(r["hits"] for r in rules),
              "bytes": sum(r["bytes"] for r in rules), "chain": list(rules[0]["chain"]),
              "on_full": rules[0]["on_full"]}
-        if "site" in rules[0]:  # resolved when some process's modules named it
-            m["site"] = rules[0]["site"]
-            m["site_resolved"] = any(r.get("site_resolved", True) for r in rules)
+        patterns = {}  # each resolved when some process's modules named it
+        for r in rules:
+            for site in r.get("sites", []):
+                patterns[site["pattern"]] = patterns.get(site["pattern"], False) or site["resolved"]
+        if patterns:
+            m["sites"] = [{"pattern": p, "resolved": v} for p, v in patterns.items()]
         merged.append(m)
     return merged
 

@@ -57,27 +57,31 @@ site_line() {
     run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/sites.ini" LIBPLACE_DRY_RUN=1 "$PROGS/sites" "$PROGS/libsites_plugin.so"
     assert_success
     ! grep -q "names no function" <<<"$stderr"
-    # a misspelt function: said, and the rule's JSON says so
-    sed -i 's/^site = sites:exe_alloc$/site = sites:exe_aloc/' "$BATS_TEST_TMPDIR/sites.ini"
+    # a misspelt function beside one that names code: said, and the rule's JSON says which;
+    # alone, the rule cannot match
+    sed -i 's/^site = sites:exe_alloc$/site = sites:exe_aloc | sites:exe_alloc/' "$BATS_TEST_TMPDIR/sites.ini"
+    sed -i 's/^site = wrapped_alloc$/site = wraped_alloc/' "$BATS_TEST_TMPDIR/sites.ini"
     run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/sites.ini" LIBPLACE_DRY_RUN=1 "$PROGS/sites" "$PROGS/libsites_plugin.so"
     assert_success
     [ "$output" = "$(SITES)" ]
-    grep -Eq "^libplace: exe +0 +0 B" <<<"$stderr"
-    grep -q "^libplace: exe: site sites:exe_aloc names no function of the modules loaded, so the rule cannot match (a stripped" <<<"$stderr"
-    [ "$(grep -c "names no function" <<<"$stderr")" -eq 1 ]
+    grep -Eq "^libplace: exe +3 +108.4 KiB" <<<"$stderr"
+    grep -Eq "^libplace: deep +0 +0 B" <<<"$stderr"
+    grep -q "^libplace: exe: site sites:exe_aloc names no function of the modules loaded (a stripped" <<<"$stderr"
+    grep -q "^libplace: deep: site wraped_alloc names no function of the modules loaded, so the rule cannot match (a stripped" <<<"$stderr"
+    [ "$(grep -c "names no function" <<<"$stderr")" -eq 2 ]
     env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/sites.ini" LIBPLACE_REPORT="$BATS_TEST_TMPDIR/r.json" \
         LIBPLACE_REPORT_FORMAT=json LIBPLACE_DRY_RUN=1 "$PROGS/sites" "$PROGS/libsites_plugin.so" >/dev/null
     valid_report "$BATS_TEST_TMPDIR/r.json"
-    run python3 -c 'import json, sys
+    local show='import json, sys
 r = {x["name"]: x for x in json.load(open(sys.argv[1]))["rules"]}
-print(r["exe"]["site"], r["exe"]["site_resolved"], r["plugin"]["site"], r["plugin"]["site_resolved"])' "$BATS_TEST_TMPDIR/r.json"
-    assert_output "sites:exe_aloc False *plugin_alloc True"
-    # place-report merge keeps it
+print([(s["pattern"], s["resolved"]) for n in ("exe", "plugin") for s in r[n]["sites"]])'
+    run python3 -c "$show" "$BATS_TEST_TMPDIR/r.json"
+    assert_output "[('sites:exe_aloc', False), ('sites:exe_alloc', True), ('*plugin_alloc', True)]"
+    # place-report merge keeps them
     "$REPO/scripts/place-report" merge "$BATS_TEST_TMPDIR/r.json" "$BATS_TEST_TMPDIR/r.json" >"$BATS_TEST_TMPDIR/m.json"
     valid_report "$BATS_TEST_TMPDIR/m.json"
-    run python3 -c 'import json, sys
-print([(x["site"], x["site_resolved"]) for x in json.load(open(sys.argv[1]))["rules"] if x["name"] == "exe"])' "$BATS_TEST_TMPDIR/m.json"
-    assert_output "[('sites:exe_aloc', False)]"
+    run python3 -c "$show" "$BATS_TEST_TMPDIR/m.json"
+    assert_output "[('sites:exe_aloc', False), ('sites:exe_alloc', True), ('*plugin_alloc', True)]"
 }
 
 @test "a real run skips the tiers this machine lacks, says so once per tier, and places in dram" {

@@ -129,21 +129,28 @@ static void full(void)
         .binds = {[1] = 3, [2] = 1},
     };
 
+    /* site patterns: "big" names two, one of which names no code; "halo" an exact one in
+     * no module loaded, so it cannot match */
+    static const char *const texts[] = {"solve_*", "libfoo.so:fo?_init", "app+0x12ab"};
+    for (unsigned k = 0; k < 3; k++)
+        strcpy(g.site_text[k], texts[k]);
+    g.site_exact[2] = true;
     g.nrules = 3;
     g.rules[0] = (struct place_rule_row){.name = "big",
                                          .hits = 450,
                                          .bytes = 1200 << 20,
                                          .nchain = 2,
                                          .chain = {"hbw", "dram"},
-                                         .site = "solve_*",
-                                         .site_resolved = true};
+                                         .sites = 3,
+                                         .unresolved = 2};
     g.rules[1] = (struct place_rule_row){.name = "halo",
                                          .hits = 1,
                                          .bytes = 100,
                                          .nchain = 1,
                                          .chain = {"far"},
                                          .on_full = PLACE_WAIT,
-                                         .site = "app+0x12ab"};
+                                         .sites = 4,
+                                         .unresolved = 4};
     g.rules[2] = (struct place_rule_row){
         .name = "sym", .nchain = 1, .chain = {"heap"}, .on_full = PLACE_OVERFLOW};
 
