@@ -188,8 +188,10 @@ unsigned place_slabs_take(struct place_slabs *s, unsigned c, unsigned part, void
  * thread's blocks freed into a bin of a near = cpu tier). */
 static unsigned part_of(const struct place_slabs *s, void *const *blocks, unsigned n)
 {
+    if (s->nparts == 1)
+        return 0;
     unsigned part = (unsigned)((size_t)((char *)blocks[0] - s->lo) / s->part_len);
-    for (unsigned k = 1; k < n && s->nparts > 1; k++)
+    for (unsigned k = 1; k < n; k++)
         if ((size_t)((char *)blocks[k] - s->lo) / s->part_len != part)
             return s->nparts;
     return part;

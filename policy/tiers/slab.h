@@ -4,8 +4,9 @@
  * range holding blocks of one size class. A slab's bookkeeping lives outside it (one
  * struct per slab, indexed by address), so a block's class is one shift and one load
  * away, and an empty slab's pages can go back to the kernel whole. The shared pool is
- * reached only in batches, under one lock per arena, by the per-thread caches in front
- * of it (tiers/cache.h): a placed malloc or free that the cache serves takes no lock. */
+ * reached only in batches, by the per-thread caches in front of it (tiers/cache.h):
+ * through each class's depot, or under one lock per arena; a placed malloc or free that
+ * the cache serves takes no lock. */
 #ifndef PLACE_SLAB_H
 #define PLACE_SLAB_H
 
@@ -60,7 +61,7 @@ struct place_slab {
  * under a lock of their own, touching neither the blocks nor their slabs nor the pool's
  * lock. Threads that free what others allocate spent most of their time on the pool's
  * lock, walking free lists of blocks another CPU had just written (xmalloc-test: 84% of
- * place_slabs_take on the one load of a list's next block; 1.22x glibc's time, 0.64x
+ * place_slabs_take on the one load of a list's next block; 1.22x glibc's time, 0.66x
  * with depots; rptest 0.58x, 0.23x). Its blocks stay out of their slabs, so a depot
  * holds at most twice its class's bin bound, and a trim empties it. */
 struct place_depot {
