@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "../../config/options.h"
-#include "../../config/values.h"
 #include "../base/fmt.h"
 #include "../base/path.h"
 #include "../engine/chain.h"
@@ -45,11 +44,8 @@ static void header(struct place_gathered *g, int signal)
     g->fold_min = place_dry_run ? place_policy_fold_min(p) : 0;
     g->hash = p->hash;
     g->nrules = place_nrules;
+    g->patterns = p->patterns;
     uint64_t resolved = p->npatterns ? place_modules_resolved(!signal) : 0;
-    for (unsigned k = 0; k < p->npatterns; k++) {
-        place_pattern_text(&p->patterns[k], g->site_text[k], sizeof g->site_text[k]);
-        g->site_exact[k] = p->patterns[k].exact;
-    }
     static uint64_t hits[PLACE_MAX_RULES], bytes[PLACE_MAX_RULES];
     place_rules_totals(place_nrules, hits, bytes);
     for (unsigned k = 0; k < place_nrules; k++) {

@@ -49,7 +49,7 @@ struct place_rule_row {
     unsigned nchain;
     const char *chain[PLACE_MAX_CHAIN];
     enum place_on_full on_full;
-    uint64_t sites;      /* its site patterns, a mask over the gathered's (0: no site condition) */
+    uint64_t sites;      /* its site patterns, a mask over g->patterns (0: no site condition) */
     uint64_t unresolved; /* those that named no code in any module loaded */
 };
 
@@ -91,9 +91,7 @@ struct place_gathered {
     unsigned nrules;
     uint64_t hash;
     struct place_rule_row rules[PLACE_MAX_RULES];
-    /* the policy's site patterns as it wrote them, and whether each is exact */
-    char site_text[PLACE_MAX_PATTERNS][2 * PLACE_PATTERN_MAX];
-    bool site_exact[PLACE_MAX_PATTERNS];
+    const struct place_pattern *patterns; /* the policy's, which the rows' masks index */
     /* the nodes */
     unsigned ntiers;
     struct place_node_row nodes[PLACE_MAX_TIERS];

@@ -6,6 +6,7 @@
 
 #include <string.h> /* sigabbrev_np */
 
+#include "../../config/values.h"
 #include "../base/fmt.h"
 #include "../engine/fold.h"
 #include "walk_parts.h"
@@ -83,15 +84,17 @@ static void policy(struct place_emit *e, const struct place_gathered *g)
                         place_size_str(min, (int64_t)g->fold_min),
                         place_size_str(buffer, PLACE_FOLD_BUFFER));
 }
+
 /* A rule's site patterns, and whether each named code in some module loaded. */
 static void sites(struct place_emit *e, const struct place_gathered *g,
                   const struct place_rule_row *r)
 {
+    char text[2 * PLACE_PATTERN_MAX];
     place_emit_open(e, "sites", '[');
     for (uint64_t w = r->sites; w; w &= w - 1) {
         unsigned k = (unsigned)__builtin_ctzll(w);
         place_emit_open(e, NULL, '{');
-        place_emit_str(e, "pattern", g->site_text[k]);
+        place_emit_str(e, "pattern", place_pattern_text(&g->patterns[k], text, sizeof text));
         place_emit_bool(e, "resolved", !(r->unresolved >> k & 1));
         place_emit_close(e, '}');
     }
@@ -104,17 +107,19 @@ static void unresolved_lines(struct place_emit *e, const struct place_gathered *
                              const struct place_rule_row *r)
 {
     const char *cannot = r->unresolved == r->sites ? ", so the rule cannot match" : "";
+    char text[2 * PLACE_PATTERN_MAX];
     for (uint64_t w = r->unresolved; w; w &= w - 1) {
-        unsigned k = (unsigned)__builtin_ctzll(w);
-        if (g->site_exact[k])
+        const struct place_pattern *pat = &g->patterns[__builtin_ctzll(w)];
+        place_pattern_text(pat, text, sizeof text);
+        if (pat->exact)
             place_emit_line(e, PART_RULES, "%s: site %s lies in no module loaded%s", r->name,
-                            g->site_text[k], cannot);
+                            text, cannot);
         else
             place_emit_line(e, PART_RULES,
                             "%s: site %s names no function of the modules loaded%s (a stripped "
                             "module's static functions have no names: MODULE+0xOFFSET names "
                             "their code, as the sites table writes it)",
-                            r->name, g->site_text[k], cannot);
+                            r->name, text, cannot);
     }
 }
 

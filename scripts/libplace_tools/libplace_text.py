@@ -199,7 +199,7 @@ def rule_lines(rules):
         missing = [s["pattern"] for s in r.get("sites", []) if not s["resolved"]]
         cannot = ", so the rule cannot match" if len(missing) == len(r.get("sites", [])) else ""
         for p in missing:
-            if re.fullmatch(r"[^:]*\+0x[0-9a-f]+", p):  # MODULE+0xOFFSET
+            if re.fullmatch(r"[^*?[:]+\+0x[0-9a-f]+", p):  # MODULE+0xOFFSET, as values.c reads it
                 lines.append("%s: site %s lies in no module loaded%s" % (r["name"], p, cannot))
             else:
                 lines.append("%s: site %s names no function of the modules loaded%s (a stripped "

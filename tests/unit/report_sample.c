@@ -131,10 +131,12 @@ static void full(void)
 
     /* site patterns: "big" names two, one of which names no code; "halo" an exact one in
      * no module loaded, so it cannot match */
-    static const char *const texts[] = {"solve_*", "libfoo.so:fo?_init", "app+0x12ab"};
-    for (unsigned k = 0; k < 3; k++)
-        strcpy(g.site_text[k], texts[k]);
-    g.site_exact[2] = true;
+    static const struct place_pattern patterns[] = {
+        {.function = "solve_*"},
+        {.module = "libfoo.so", .function = "fo?_init"},
+        {.module = "app", .exact = true, .offset = 0x12ab},
+    };
+    g.patterns = patterns;
     g.nrules = 3;
     g.rules[0] = (struct place_rule_row){.name = "big",
                                          .hits = 450,
