@@ -30,13 +30,14 @@ static uint8_t class_first[PLACE_CLASSES];
 /* The fast path's view of the class's first rule, when that rule's first tier is an
  * arena (served from the thread's cache): the tier, the site key without the return
  * address, the rule's sizes in the class, and its site patterns and depth (0: none). */
-static struct {
+static struct fast_class {
     struct place_tier *tier;
     uint64_t key;
     size_t lo, span;
     uint64_t patterns;
     unsigned depth;
     bool last; /* no later malloc rule takes a size of the class: a refusal is glibc's */
+    uint8_t c; /* the class itself, for the site paths, which are given its entry */
 } fast[PLACE_CLASSES];
 
 static void index_rules(void)
@@ -57,6 +58,7 @@ static void index_rules(void)
         if (t && t->slabs && !t->unavailable) {
             const struct place_rule_config *r = place_rules[k];
             fast[c].tier = t;
+            fast[c].c = (uint8_t)c;
             fast[c].key = place_site_key(0, (int)k, t->index);
             fast[c].lo = r->min;
             fast[c].span = (r->max > hi ? hi : (size_t)r->max) - r->min;
@@ -104,10 +106,9 @@ void place_policy_start(const struct place_policy *policy)
 }
 
 /* The first rule from rule `from` on that takes an allocation of size bytes by api from
- * the code at ra (-1: none). cum and frames: the caller's frames' masks when they were
- * looked up already, else NULL (looked up at the first rule that names sites). */
-static int match_from(unsigned api, size_t size, uintptr_t ra, unsigned from,
-                      const uint64_t *cum, unsigned frames)
+ * the code at ra (-1: none). cum: the caller's frames' masks when they were looked up
+ * already, else NULL (looked up at the first rule that names sites). */
+static int match_from(unsigned api, size_t size, uintptr_t ra, unsigned from, const uint64_t *cum)
 {
     for (unsigned k = from; k < place_nrules; k++) {
         const struct place_rule_config *r = place_rules[k];
@@ -116,9 +117,8 @@ static int match_from(unsigned api, size_t size, uintptr_t ra, unsigned from,
         if (!r->patterns)
             return (int)k;
         if (!cum)
-            cum = place_site_masks(ra, place_stack_pointer(), &frames);
-        unsigned d = r->depth < frames ? r->depth : frames;
-        if (d && (cum[d - 1] & r->patterns))
+            cum = place_site_masks(ra, place_stack_pointer());
+        if (cum[r->depth - 1] & r->patterns)
             return (int)k;
     }
     return -1;
@@ -129,7 +129,7 @@ int place_match(unsigned api, size_t size, uintptr_t ra)
     unsigned from = api == PLACE_API_MALLOC && size <= PLACE_SMALL_MAX
                         ? class_first[place_size_class(size)]
                         : 0;
-    return match_from(api, size, ra, from, NULL, 0);
+    return match_from(api, size, ra, from, NULL);
 }
 
 /* Serves r (a matched rule, -1: none) with the guard up, and counts it; *tier is where
@@ -254,85 +254,95 @@ static inline uint8_t site_was(void)
 }
 
 /* Whether the masks of the caller's frames (place_site_masks's) match the patterns of
- * class c's first rule within its depth. */
-static inline bool site_takes(unsigned c, const uint64_t *cum, unsigned frames)
+ * the class's first rule (f) within its depth. */
+static inline bool site_takes(const struct fast_class *f, const uint64_t *cum)
 {
-    unsigned d = fast[c].depth < frames ? fast[c].depth : frames;
-    return d && (cum[d - 1] & fast[c].patterns);
+    return cum[f->depth - 1] & f->patterns;
 }
 
 /* A site path's block that the bin cannot give (the guard up): its class's first rule
- * with an empty bin (or none yet), else the next rule the caller's frames (cum, frames)
- * match, never looked up again; or no rule, and the block is glibc's: straight from it
- * when nothing is counted (a site rule's misses cost the lookup and nothing more), else
+ * with an empty bin (or none yet), else the next rule the caller's frames (cum) match,
+ * never looked up again; or no rule, and the block is glibc's: straight from it when
+ * nothing is counted (a site rule's misses cost the lookup and nothing more), else
  * counted by the slow path, which knows the caller (the outside table's counted entries
  * take their caller from their return address, which need not be the program's here). */
-__attribute__((noinline)) static void *site_refused(unsigned c, size_t size, uintptr_t ra,
-                                                    enum place_call call, const uint64_t *cum,
-                                                    unsigned frames)
+__attribute__((noinline, noipa)) static void *site_refused(size_t size, const struct fast_class *f,
+                                                           enum place_call call, uintptr_t ra,
+                                                           const uint64_t *cum)
 {
-    int rule = site_takes(c, cum, frames) ? class_first[c]
-               : !fast[c].last
-                   ? match_from(PLACE_API_MALLOC, size, ra, class_first[c] + 1u, cum, frames)
-                   : -1;
+    unsigned c = f->c;
+    int rule = site_takes(f, cum) ? class_first[c]
+               : !f->last         ? match_from(PLACE_API_MALLOC, size, ra, class_first[c] + 1u, cum)
+                                  : -1;
     place_guard_leave(site_was());
     if (rule < 0 && !place_counting)
         return call == PLACE_CALLOC ? place_libc_calloc(1, size) : place_libc_malloc(size);
     return alloc_slow(size, 0, call, ra, rule);
 }
 
-/* The site paths' end, once the caller's frames' masks are known (the guard up): a
- * stack the rule takes gets a block from the thread's bin (only a registered thread,
- * which has a slot, has bins); the most frequent end of a site rule alone in its sizes,
- * a stack it refuses, is glibc's block with nothing to count; the rest is
- * site_refused's. */
-static inline __attribute__((always_inline)) void *site_known(unsigned c, size_t size,
-                                                              uintptr_t ra, enum place_call call,
-                                                              const uint64_t *cum,
-                                                              unsigned frames)
+/* A site path's stack that the class's first rule (f) takes, the guard up: a block from the
+ * thread's bin (only a registered thread, which has a slot, has bins), else
+ * site_refused's. Apart from site_known, so that a lookup that refuses saves no
+ * register for the bin's path. */
+__attribute__((noinline)) static void *site_taken(size_t size, const struct fast_class *f,
+                                                  enum place_call call, uintptr_t ra,
+                                                  const uint64_t *cum)
 {
-    if (site_takes(c, cum, frames)) {
-        struct place_tier *t = fast[c].tier;
-        struct place_bins *b = place_cache_bins(t->index);
-        if (b && place_self.slot && b->bin[c].n != 0)
-            return from_bin(b, c, t, size, ra, call);
-    } else if (fast[c].last && !place_counting) {
+    unsigned c = f->c;
+    struct place_tier *t = f->tier;
+    struct place_bins *b = place_cache_bins(t->index);
+    if (b && place_self.slot && b->bin[c].n != 0)
+        return from_bin(b, c, t, size, ra, call);
+    return site_refused(size, f, call, ra, cum);
+}
+
+/* The site paths' end, once the caller's frames' masks (cum) are known, the guard up: a
+ * stack the rule takes is site_taken's; the most frequent end of a site rule alone in
+ * its sizes, a stack it refuses, is glibc's block with nothing to count; the rest is
+ * site_refused's. Apart from fast_site, whose probe then saves no register. */
+static inline __attribute__((always_inline)) void *site_known(size_t size,
+                                                              const struct fast_class *f,
+                                                              enum place_call call, uintptr_t ra,
+                                                              const uint64_t *cum)
+{
+    if (site_takes(f, cum))
+        return site_taken(size, f, call, ra, cum);
+    if (f->last && !place_counting) {
         place_guard_leave(site_was());
         return call == PLACE_CALLOC ? place_libc_calloc(1, size) : place_libc_malloc(size);
     }
-    return site_refused(c, size, ra, call, cum, frames);
+    return site_refused(size, f, call, ra, cum);
 }
 
 /* fast_site's lookup when the thread's memo does not hold the stack: walked (the guard
  * is up), then as fast_site. What the lookup calls may set errno (a table's mapping, the
  * modules read anew), which glibc's malloc would have left alone. */
-__attribute__((noinline)) static void *site_unknown(size_t size, unsigned c, uintptr_t ra,
-                                                    uintptr_t sp, enum place_call call)
+__attribute__((noinline)) static void *site_unknown(size_t size, const struct fast_class *f,
+                                                    enum place_call call, uintptr_t ra,
+                                                    uintptr_t sp)
 {
-    unsigned frames;
     int saved = errno;
     struct place_cfi_frame here; /* reached by tail calls: its caller is the program */
     PLACE_CFI_HERE(here);
-    const uint64_t *cum = place_site_masks_unknown(ra, sp, &frames, &here);
+    const uint64_t *cum = place_site_masks_unknown(ra, sp, &here);
     errno = saved;
-    return site_known(c, size, ra, call, cum, frames);
+    return site_known(size, f, call, ra, cum);
 }
 
 /* The fast path of a class whose first rule names sites, for a thread registered or not
  * yet: the memo says whether the caller's frames match (a few loads for a stack seen
  * before, inline); when they do, the block comes from the bin as for a size rule, else
- * place_match goes on to the next rules. Four arguments and tail calls, so that little
+ * place_match goes on to the next rules. Four arguments and tail calls, so that nothing
  * is saved. */
-__attribute__((noinline)) static void *fast_site(size_t size, unsigned c, uintptr_t ra,
-                                                 enum place_call call)
+__attribute__((noinline)) static void *fast_site(size_t size, const struct fast_class *f,
+                                                 enum place_call call, uintptr_t ra)
 {
     place_guard_enter();
-    unsigned frames;
     uintptr_t sp = place_stack_pointer();
-    const uint64_t *cum = place_memo_hit(ra, sp, &frames);
-    if (!cum)
-        return site_unknown(size, c, ra, sp, call);
-    return site_known(c, size, ra, call, cum, frames);
+    const struct place_memo *m = place_memo_hit(ra, sp);
+    if (!m)
+        return site_unknown(size, f, call, ra, sp);
+    return site_known(size, f, call, ra, m->cum);
 }
 
 /* A small block whose class's first rule takes it, served by the rule's first tier's
@@ -345,11 +355,12 @@ void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
 {
     if (__builtin_expect(size <= PLACE_SMALL_MAX && !align, 1)) {
         unsigned c = place_size_class(size);
-        struct place_tier *t = fast[c].tier;
-        if (t && size - fast[c].lo <= fast[c].span) {
-            if (fast[c].patterns) {
+        const struct fast_class *f = &fast[c];
+        struct place_tier *t = f->tier;
+        if (t && size - f->lo <= f->span) {
+            if (f->patterns) {
                 if (place_self.state <= PLACE_THREAD_ACTIVE) /* or NEW */
-                    return fast_site(size, c, ra, call);
+                    return fast_site(size, f, call, ra);
             } else {
                 struct place_bins *b = place_cache_bins(t->index);
                 if (b && place_self.state == PLACE_THREAD_ACTIVE) {

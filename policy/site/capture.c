@@ -39,16 +39,21 @@ static struct place_memo *fill(struct place_memo_set *set, int w)
     return &set->way[w];
 }
 
-/* m, filled (the way of set, or the spare), becomes the entry of key (ra, sp). */
+/* m, filled (the way of set, or the spare), becomes the entry of key (ra, sp): its masks
+ * past the stack's last frame are those of all its frames, so that a rule of any depth
+ * reads its own without a test. */
 static const uint64_t *keep(struct place_memo_set *set, struct place_memo *m, uintptr_t ra,
-                            uintptr_t sp, bool trusted, unsigned *n)
+                            uintptr_t sp, bool trusted)
 {
+    for (unsigned k = m->n; k < site_depth; k++)
+        m->cum[k] = k ? m->cum[k - 1] : 0;
     if (set) {
         unsigned w = (unsigned)(m - set->way);
+        if (trusted)
+            place_memo_mark_end(m);
         set->sp[w] = trusted ? sp : sp | 1;
         set->ra[w] = ra;
     }
-    *n = m->n;
     return m->cum;
 }
 
@@ -60,7 +65,7 @@ static const uint64_t *keep(struct place_memo_set *set, struct place_memo *m, ui
  * depth from different callers further up) and one untrusted entry, which counts the
  * sightings of every other stack it has. */
 static const uint64_t *unwound(struct place_memo_set *set, uintptr_t ra, uintptr_t sp,
-                               uint64_t first, unsigned depth, unsigned *n)
+                               uint64_t first, unsigned depth)
 {
     enum { HOT = 64 };
     int w = untrusted_of(set, ra, sp);
@@ -69,10 +74,10 @@ static const uint64_t *unwound(struct place_memo_set *set, uintptr_t ra, uintptr
     bool trusted = hot && place_unwind_frames(m, ra, first, depth, all_patterns);
     if (!hot)
         place_unwind_trace(m, ra, first, depth, all_patterns);
-    return keep(set, m, ra, sp, trusted, n);
+    return keep(set, m, ra, sp, trusted);
 }
 
-const uint64_t *place_site_masks_unknown(uintptr_t ra, uintptr_t sp, unsigned *n,
+const uint64_t *place_site_masks_unknown(uintptr_t ra, uintptr_t sp,
                                          const struct place_cfi_frame *from)
 {
     unsigned depth = site_depth;
@@ -94,15 +99,15 @@ const uint64_t *place_site_masks_unknown(uintptr_t ra, uintptr_t sp, unsigned *n
     } else if (!place_site_walk(m, ra, depth, all_patterns, from)) {
         if (set) /* the victim stays free for libunwind's */
             set->victim = (unsigned)(m - set->way);
-        return unwound(set, ra, sp, first, depth, n);
+        return unwound(set, ra, sp, first, depth);
     }
-    return keep(set, m, ra, sp, true, n);
+    return keep(set, m, ra, sp, true);
 }
 
-const uint64_t *place_site_masks(uintptr_t ra, uintptr_t sp, unsigned *n)
+const uint64_t *place_site_masks(uintptr_t ra, uintptr_t sp)
 {
-    const uint64_t *hit = place_memo_hit(ra, sp, n);
-    return hit ? hit : place_site_masks_unknown(ra, sp, n, NULL);
+    const struct place_memo *hit = place_memo_hit(ra, sp);
+    return hit ? hit->cum : place_site_masks_unknown(ra, sp, NULL);
 }
 
 unsigned place_site_frames(uintptr_t ra, unsigned depth, uintptr_t *out)

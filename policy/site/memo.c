@@ -8,6 +8,7 @@
 
 #include "../base/pages.h"
 
+const uintptr_t place_memo_end_slot = 0;
 __thread bool place_memos_none __attribute__((tls_model("initial-exec")));
 static pthread_key_t memo_key;
 static pthread_once_t memo_once = PTHREAD_ONCE_INIT;

@@ -27,14 +27,26 @@ enum {
     PLACE_MEMO_WAYS = 4,
 };
 
+/* A frame of an entry: its return address, and where on the stack it lies. An entry's
+ * last frame is followed by the end mark (PLACE_MEMO_END), whose slot holds 0 and never
+ * its address, so that a hit's check stops at the first frame that differs or at the
+ * end, with one test a frame. */
+struct place_memo_frame {
+    uintptr_t ra, slot;
+};
+
+#define PLACE_MEMO_END ((uintptr_t)1)
+
+extern PLACE_HIDDEN const uintptr_t place_memo_end_slot;
+
 struct place_memo {
-    unsigned n;     /* frames counted: depth, or fewer on a shallow stack */
-    unsigned raw;   /* frames read: those counted and the wrappers before them */
-    uint8_t seen;   /* sightings of an untrusted key */
+    unsigned n;   /* frames counted: depth, or fewer on a shallow stack */
+    unsigned raw; /* frames read: those counted and the wrappers before them */
+    uint8_t seen; /* sightings of an untrusted key */
+    /* frame[0] is the caller (the key's ra; its slot is not needed), then the frames
+     * above, then the end mark (a trusted entry's) */
+    struct place_memo_frame frame[PLACE_MEMO_WRAPPERS + PLACE_MAX_DEPTH + 1];
     uint64_t cum[PLACE_MAX_DEPTH]; /* by counted frame, the wrappers' patterns in each */
-    struct {
-        uintptr_t ra, slot; /* a frame's return address, and where on the stack it lies */
-    } frame[PLACE_MEMO_WRAPPERS + PLACE_MAX_DEPTH];
 };
 
 /* The ways' keys sit together, ahead of the entries, so that a lookup compares them
@@ -66,20 +78,18 @@ static inline struct place_memo_set *place_memo_set_of(struct place_memo_set *ta
     return &table[((ra ^ sp) * 0x9e3779b97f4a7c15ull) >> (64 - PLACE_MEMO_SET_BITS)];
 }
 
-/* Whether the frames above the first are still the ones m's slots were read from. */
-static inline bool place_memo_still_there(const struct place_memo *m)
+/* m (trusted, its end marked) made the trusted entry of a stack. */
+static inline void place_memo_mark_end(struct place_memo *m)
 {
-    for (unsigned k = 1; k < m->raw; k++)
-        if (*(const uintptr_t *)m->frame[k].slot != m->frame[k].ra)
-            return false;
-    return true;
+    m->frame[m->raw] = (struct place_memo_frame){PLACE_MEMO_END, (uintptr_t)&place_memo_end_slot};
 }
 
-/* A trusted entry for (ra, sp) whose frames are still there: its masks (as
- * place_site_masks gives them) and *n, else NULL. With the guard up: a signal handler's
- * lookup would rewrite the entry being read. A table filled for other modules holds
- * none. */
-static inline const uint64_t *place_memo_hit(uintptr_t ra, uintptr_t sp, unsigned *n)
+/* The trusted entry for (ra, sp) whose frames are still there, else NULL. With the guard
+ * up: a signal handler's lookup would rewrite the entry being read. A table filled for
+ * other modules holds none. One key may have several entries (the same call at the same
+ * depth from different callers further up): each is checked until the frame where it
+ * differs. */
+static inline const struct place_memo *place_memo_hit(uintptr_t ra, uintptr_t sp)
 {
     struct place_memo_set *table = place_self.memos;
     if (__builtin_expect(table == NULL || place_self.memos_gen != place_modules_generation(), 0))
@@ -87,9 +97,12 @@ static inline const uint64_t *place_memo_hit(uintptr_t ra, uintptr_t sp, unsigne
     const struct place_memo_set *set = place_memo_set_of(table, ra, sp);
 #pragma GCC unroll 4
     for (unsigned w = 0; w < PLACE_MEMO_WAYS; w++)
-        if (set->ra[w] == ra && set->sp[w] == sp && place_memo_still_there(&set->way[w])) {
-            *n = set->way[w].n;
-            return set->way[w].cum;
+        if (set->ra[w] == ra && set->sp[w] == sp) {
+            const struct place_memo_frame *f = &set->way[w].frame[1];
+            while ((*(const uintptr_t *)f->slot ^ f->ra) == 0) /* one register */
+                f++;
+            if (f->ra == PLACE_MEMO_END)
+                return &set->way[w];
         }
     return NULL;
 }

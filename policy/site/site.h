@@ -23,18 +23,18 @@
 /* For the frames above the allocation call whose return address is ra (frame 1, or the
  * first past the allocation wrappers ra is in: operator new, strdup, the policy's
  * `wrappers`, ...): element k of the result is the patterns matched by any of frames
- * 1..k+1 or the wrappers below them, for k < *n, where *n is the depth given to
- * place_sites_start (the deepest rule's) or fewer when the stack is shallower. The array
- * is the calling thread's and valid until its next call. Runs with the re-entry guard
- * up. */
-const uint64_t *place_site_masks(uintptr_t ra, uintptr_t sp, unsigned *n);
+ * 1..k+1 or the wrappers below them, for k below the depth given to place_sites_start
+ * (the deepest rule's), so that a rule of depth d reads element d - 1 (a shallower stack:
+ * all its frames' patterns). The array is the calling thread's and valid until its next
+ * call. Runs with the re-entry guard up. */
+const uint64_t *place_site_masks(uintptr_t ra, uintptr_t sp);
 
 /* place_site_masks for a stack place_memo_hit (memo.h) did not find: the caller
  * alone, the thread's table made, or the stack walked (or traced or unwound) into a new
  * or an untrusted entry. from: a frame of the calling thread's between this call and
  * the allocation's entry point (PLACE_CFI_HERE), where the walk starts, or NULL (here):
  * the nearer the entry, the fewer of libplace's own frames it steps through. */
-const uint64_t *place_site_masks_unknown(uintptr_t ra, uintptr_t sp, unsigned *n,
+const uint64_t *place_site_masks_unknown(uintptr_t ra, uintptr_t sp,
                                          const struct place_cfi_frame *from);
 
 /* The caller's stack pointer: with ra, the key of site lookups. It need only be the same

@@ -234,6 +234,20 @@ libplace: policy not loaded (3 errors): the program does not start (on_error = a
     [ "$(node a allocations)" = 10000 ]
 }
 
+@test "rules of different depths on one stack each read their own depth, past the stack's end too" {
+    # frames from malloc: wrapper 1, left or right 2, main 3, then libc's start and _start;
+    # every lookup reads 16 frames (the deepest rule's), more than the stack has
+    site_policy "$BATS_TEST_TMPDIR/depths.ini" near:left:1 short:main:2 far:main:16
+    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/depths.ini" "$PROGS/callers" 5000
+    assert_success
+    assert_output "left 5000 right 5000"
+    run /usr/bin/python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(" ".join(f"{x['"'"'name'"'"']}={x['"'"'hits'"'"']}" for x in r["rules"]))' "$BATS_TEST_TMPDIR/report.json"
+    assert_output "near=0 short=0 far=10001" # and stdout's buffer, under main's printf
+}
+
 @test "verification counts pages never written (the kernel's zero page) apart, not as misplaced" {
     run --separate-stderr env LD_PRELOAD="$LIB" MEMKIND_HBW_NODES=0 LIBPLACE_VERIFY=all \
         LIBPLACE_RULES="size=1M.. to=hbw" LIBPLACE_REPORT=stderr "$PROGS/zeropages"
