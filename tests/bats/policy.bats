@@ -278,6 +278,27 @@ print(" ".join(f"{x['"'"'name'"'"']}={x['"'"'hits'"'"']}" for x in r["rules"]))'
     grep -Eq "^libplace: deep +3 +108.4 KiB" <<<"$stderr"
 }
 
+@test "libunwind is mapped only where stacks may be read: site rules or a report, never an untouched run" {
+    maps() { env "$@" grep -c -e /libunwind -e /liblzma /proc/self/maps; }
+    [ "$(maps LD_PRELOAD="$LIB")" = 0 ]
+    [ "$(maps LD_PRELOAD="$LIB" LIBPLACE_RULES='size=1K.. to=dram')" = 0 ]
+    [ "$(maps LD_PRELOAD="$LIB" LIBPLACE_RULES='site=*main* depth=4 to=dram')" -gt 0 ]
+    [ "$(maps LD_PRELOAD="$LIB" LIBPLACE_REPORT=/dev/null)" -gt 0 ]
+}
+
+@test "a site rule reads past a signal handler's frame, with libunwind: the handler's blocks are its caller's too" {
+    # main's own 48-byte blocks are 1 in 200 of its pairs; the handler's (48 bytes) match
+    # main only through the signal frame, which the walk leaves to libunwind's backtrace
+    site_policy "$BATS_TEST_TMPDIR/sig.ini" m:main:16
+    sed -i 's/^site = main$/site = main\nsize = 48..48/' "$BATS_TEST_TMPDIR/sig.ini"
+    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/sig.ini" "$PROGS/sigalloc" 1500000
+    assert_success
+    assert_output "$("$PROGS/sigalloc" 1500000 noalloc)"
+    hits=$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["rules"][0]["hits"])' \
+        "$BATS_TEST_TMPDIR/report.json")
+    [ "$hits" -gt 7500 ] || fail "rule m: $hits hits, main's own 7500 and none of the handler's"
+}
+
 @test "site rules and the profile leave the program's descriptors as they were: libunwind's pipe goes high" {
     # the descriptor ls gets for /proc/self/fd: the lowest its first open() finds free
     own() { env "$@" ls -l /proc/self/fd | awk '$NF ~ /^\/proc\/[0-9]+\/fd$/ { print $(NF - 2) }'; }
