@@ -299,7 +299,7 @@ __attribute__((noinline)) static void *site_taken(size_t size, const struct fast
 /* The site paths' end, once the caller's frames' masks (cum) are known, the guard up: a
  * stack the rule takes is site_taken's; the most frequent end of a site rule alone in
  * its sizes, a stack it refuses, is glibc's block with nothing to count; the rest is
- * site_refused's. Apart from fast_site, whose probe then saves no register. */
+ * site_refused's: tail calls, so that fast_site's probe saves one register at most. */
 static inline __attribute__((always_inline)) void *site_known(size_t size,
                                                               const struct fast_class *f,
                                                               enum place_call call, uintptr_t ra,
@@ -317,32 +317,31 @@ static inline __attribute__((always_inline)) void *site_known(size_t size,
 /* fast_site's lookup when the thread's memo does not hold the stack: walked (the guard
  * is up), then as fast_site. What the lookup calls may set errno (a table's mapping, the
  * modules read anew), which glibc's malloc would have left alone. */
-__attribute__((noinline)) static void *site_unknown(size_t size, const struct fast_class *f,
-                                                    enum place_call call, uintptr_t ra,
-                                                    uintptr_t sp)
+__attribute__((noinline)) static void *site_unknown(size_t size, unsigned c, enum place_call call,
+                                                    uintptr_t ra, uintptr_t sp)
 {
     int saved = errno;
     struct place_cfi_frame here; /* reached by tail calls: its caller is the program */
     PLACE_CFI_HERE(here);
     const uint64_t *cum = place_site_masks_unknown(ra, sp, &here);
     errno = saved;
-    return site_known(size, f, call, ra, cum);
+    return site_known(size, &fast[c], call, ra, cum);
 }
 
 /* The fast path of a class whose first rule names sites, for a thread registered or not
  * yet: the memo says whether the caller's frames match (a few loads for a stack seen
  * before, inline); when they do, the block comes from the bin as for a size rule, else
- * place_match goes on to the next rules. Four arguments and tail calls, so that nothing
+ * place_match goes on to the next rules. Four arguments and tail calls, so that little
  * is saved. */
-__attribute__((noinline)) static void *fast_site(size_t size, const struct fast_class *f,
-                                                 enum place_call call, uintptr_t ra)
+__attribute__((noinline)) static void *fast_site(size_t size, unsigned c, enum place_call call,
+                                                 uintptr_t ra)
 {
     place_guard_enter();
     uintptr_t sp = place_stack_pointer();
     const struct place_memo *m = place_memo_hit(ra, sp);
     if (!m)
-        return site_unknown(size, f, call, ra, sp);
-    return site_known(size, f, call, ra, m->cum);
+        return site_unknown(size, c, call, ra, sp);
+    return site_known(size, &fast[c], call, ra, m->cum);
 }
 
 /* A small block whose class's first rule takes it, served by the rule's first tier's
@@ -355,12 +354,11 @@ void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
 {
     if (__builtin_expect(size <= PLACE_SMALL_MAX && !align, 1)) {
         unsigned c = place_size_class(size);
-        const struct fast_class *f = &fast[c];
-        struct place_tier *t = f->tier;
-        if (t && size - f->lo <= f->span) {
-            if (f->patterns) {
+        struct place_tier *t = fast[c].tier;
+        if (t && size - fast[c].lo <= fast[c].span) {
+            if (fast[c].patterns) {
                 if (place_self.state <= PLACE_THREAD_ACTIVE) /* or NEW */
-                    return fast_site(size, f, call, ra);
+                    return fast_site(size, c, call, ra);
             } else {
                 struct place_bins *b = place_cache_bins(t->index);
                 if (b && place_self.state == PLACE_THREAD_ACTIVE) {

@@ -46,7 +46,9 @@ struct place_memo {
     /* frame[0] is the caller (the key's ra; its slot is not needed), then the frames
      * above, then the end mark (a trusted entry's) */
     struct place_memo_frame frame[PLACE_MEMO_WRAPPERS + PLACE_MAX_DEPTH + 1];
-    uint64_t cum[PLACE_MAX_DEPTH]; /* by counted frame, the wrappers' patterns in each */
+    /* by counted frame, the wrappers' patterns in each; past the n-th, all of them, up to
+     * the deepest rule's depth */
+    uint64_t cum[PLACE_MAX_DEPTH];
 };
 
 /* The ways' keys sit together, ahead of the entries, so that a lookup compares them

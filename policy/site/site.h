@@ -68,9 +68,11 @@ uint64_t place_site_mask(uintptr_t ra);
  * sigprocmask system calls per frame, which made gcc 6x slower under a depth-4 rule. */
 void place_sites_start(uint64_t patterns, unsigned depth);
 
-/* libunwind as site lookups and the profile's samples use it, once libplace is ready:
- * each thread keeps what it parsed of each frame's unwind information. Its pipe goes to
- * high descriptors (shim/pipe.c). */
+/* libunwind loaded (dlopened, at start, by a process with site rules or a report) and
+ * set up as site lookups and the profile's samples use it: each thread keeps what it
+ * parsed of each frame's unwind information. Its pipe goes to high descriptors
+ * (shim/pipe.c). When it cannot be loaded, libplace says so once, and a stack the walk
+ * cannot read is its caller alone. */
 void place_unwinder_start(void);
 
 /* Fork handlers: the fork waits for the unwinds under way (libunwind's locks must not be

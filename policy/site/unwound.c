@@ -47,7 +47,7 @@ static struct place_lib libunwind = {
     .file = "libunwind.so.8",
     .absent = "libunwind cannot be loaded",
     .hint = "Debian package libunwind8",
-    .needs = "libunwind 1.3 or later is needed",
+    .needs = "libunwind 1.1 or later is needed",
     .syms = uw_syms,
     .nsyms = sizeof uw_syms / sizeof uw_syms[0],
 };
@@ -85,7 +85,8 @@ static bool unwind(struct place_memo *m, uintptr_t ra, uint64_t first, unsigned 
     unw_word_t ip = 0, sp = 0;
     m->n = 0;
     bool found = false;
-    if (loaded && uw.getcontext(&ctx) == 0 && uw.init_local(&c, &ctx) == 0)
+    if (__atomic_load_n(&loaded, __ATOMIC_ACQUIRE) && uw.getcontext(&ctx) == 0 &&
+        uw.init_local(&c, &ctx) == 0)
         /* the frames of libplace and of the entry point first, at most a few */
         for (int k = 0; k < 8 && uw.step(&c) > 0; k++)
             if (uw.get_reg(&c, UNW_REG_IP, &ip) == 0 && ip == ra) {
@@ -127,7 +128,7 @@ static void trace(struct place_memo *m, uintptr_t ra, uint64_t first, unsigned d
      * stacks, 20 frames asked where 9 were needed: 147 -> ~70 ns). */
     int full = 8 + PLACE_MEMO_WRAPPERS + (int)depth, asked = 6 + (int)depth;
     for (;;) {
-        int got = loaded ? uw.backtrace(ips, asked) : 0, k = 0;
+        int got = __atomic_load_n(&loaded, __ATOMIC_ACQUIRE) ? uw.backtrace(ips, asked) : 0, k = 0;
         while (k < got && k < 8 && (uintptr_t)ips[k] != ra)
             k++;
         bool more = k == got; /* ra not reached yet */
@@ -171,8 +172,10 @@ void place_unwind_trace(struct place_memo *m, uintptr_t ra, uint64_t first, unsi
 
 void place_unwinder_start(void)
 {
-    if (loaded)
+    static bool tried; /* at start, before any other thread can ask */
+    if (tried)
         return;
+    tried = true;
     const char *why = place_lib_load(&libunwind);
     if (why) {
         place_warn("%s: a stack whose frames the walk cannot read (a signal handler's, code "

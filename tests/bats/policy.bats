@@ -299,6 +299,25 @@ print(" ".join(f"{x['"'"'name'"'"']}={x['"'"'hits'"'"']}" for x in r["rules"]))'
     [ "$hits" -gt 7500 ] || fail "rule m: $hits hits, main's own 7500 and none of the handler's"
 }
 
+@test "a libunwind without its functions is said once, and a handler's stack ends at the signal frame" {
+    local d=$BATS_TEST_TMPDIR
+    mkdir "$d/lib"
+    printf 'int libunwind_stub;\n' >"$d/stub.c"
+    gcc -shared -fPIC -Wl,-soname,libunwind.so.8 -o "$d/lib/libunwind.so.8" "$d/stub.c"
+    site_policy "$d/sig.ini" m:main:16
+    sed -i 's/^site = main$/site = main\nsize = 48..48/' "$d/sig.ini"
+    run --separate-stderr env LD_LIBRARY_PATH="$d/lib" LD_PRELOAD="$LIB" LIBPLACE_POLICY="$d/sig.ini" \
+        "$PROGS/sigalloc" 1500000
+    assert_success
+    assert_output "$("$PROGS/sigalloc" 1500000 noalloc)"
+    # the sampler and the site rules both start the unwinder: one line
+    [ "$(grep -c 'libunwind' <<<"$stderr")" = 1 ] || fail "stderr: $stderr"
+    grep -Eq '^libplace: libunwind\.so\.8 lacks [^ ]+ \(libunwind 1\.1 or later is needed\): a stack whose frames the walk cannot read' <<<"$stderr"
+    hits=$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["rules"][0]["hits"])' \
+        "$d/report.json")
+    [ "$hits" = 7500 ] || fail "rule m: $hits hits, expected main's own 7500"
+}
+
 @test "site rules and the profile leave the program's descriptors as they were: libunwind's pipe goes high" {
     # the descriptor ls gets for /proc/self/fd: the lowest its first open() finds free
     own() { env "$@" ls -l /proc/self/fd | awk '$NF ~ /^\/proc\/[0-9]+\/fd$/ { print $(NF - 2) }'; }
