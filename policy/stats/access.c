@@ -98,9 +98,11 @@ void place_access_untracked(uint64_t bytes)
     __atomic_add_fetch(&untracked_bytes, bytes, __ATOMIC_RELAXED);
 }
 
-static bool say(int f, const char *what)
+/* Writes `what` to clear_refs, checked just before: a descriptor the program closed and
+ * took for a file of its own since the interval began is never written. */
+static bool clear(const char *what)
 {
-    return write(f, what, strlen(what)) == (ssize_t)strlen(what);
+    return is_kept(CLEAR) && write(kept[CLEAR].fd, what, strlen(what)) == (ssize_t)strlen(what);
 }
 
 static uint64_t cpu_ns(void)
@@ -199,18 +201,21 @@ static void line(const char *s, size_t n, long *at, size_t count)
     *at = -1;
 }
 
-/* Reads smaps through a buffer of the sampler's own, line by line. */
+/* Reads smaps through a buffer of the sampler's own, line by line: by pread, which moves
+ * no file offset, so that a descriptor the program took since the interval began (a
+ * closefrom in another thread) keeps its offset; what is read from it parses as no
+ * mapping, and the next interval opens smaps anew. */
 static void read_smaps(size_t count)
 {
     static char buf[1 << 16];
     size_t have = 0;
     long at = -1;
-    if (lseek(kept[SMAPS].fd, 0, SEEK_SET) != 0)
-        return;
+    off_t offset = 0;
     for (;;) {
-        ssize_t got = read(kept[SMAPS].fd, buf + have, sizeof buf - have);
+        ssize_t got = pread(kept[SMAPS].fd, buf + have, sizeof buf - have, offset);
         if (got <= 0)
             break;
+        offset += got;
         have += (size_t)got;
         size_t from = 0;
         for (size_t k = 0; k < have; k++)
@@ -258,7 +263,7 @@ static bool soft_dirty_works(void)
         return false;
     p[0] = 1;
     uint64_t e = 0;
-    bool ok = say(kept[CLEAR].fd, "4") && (p[0] = 2) &&
+    bool ok = clear("4") && (p[0] = 2) &&
               pread(kept[PAGEMAP].fd, &e, 8, (off_t)((uintptr_t)p / page * 8)) == 8 &&
               (e >> PAGE_FRAME_SOFT_DIRTY & 1);
     munmap((void *)p, page);
@@ -282,7 +287,7 @@ static bool cold(size_t n)
             madvise((void *)copy[k].start, copy[k].len, MADV_COLD);
         return true;
     }
-    return say(kept[CLEAR].fd, "1");
+    return clear("1");
 }
 
 /* The tracked blocks now, sorted by start; how many. */
@@ -331,7 +336,7 @@ static void *sampler(void *arg)
         }
         /* the soft-dirty bits are cleared for the whole process, and each page's first
          * write after faults: only before one interval in WRITTEN_EVERY */
-        if (!cold(n) || (written_ok && k % WRITTEN_EVERY == 0 && !say(kept[CLEAR].fd, "4")))
+        if (!cold(n) || (written_ok && k % WRITTEN_EVERY == 0 && !clear("4")))
             return NULL;
         int64_t t1 = place_now_ns();
         uint64_t spent = cpu_ns() - c0;
@@ -374,7 +379,7 @@ void place_access_ensure(void)
         sigset_t all, old;
         pthread_t t;
         cold_ok = madvise_cold_works();
-        if (!cold_ok && (kept[CLEAR].fd < 0 || !say(kept[CLEAR].fd, "1")))
+        if (!cold_ok && (kept[CLEAR].fd < 0 || !clear("1")))
             refused = "the kernel has neither MADV_COLD nor /proc/self/clear_refs";
         else if (kept[SMAPS].fd < 0)
             refused = "the kernel refused /proc/self/smaps";
