@@ -80,7 +80,7 @@ static inline struct place_memo_set *place_memo_set_of(struct place_memo_set *ta
     return &table[((ra ^ sp) * 0x9e3779b97f4a7c15ull) >> (64 - PLACE_MEMO_SET_BITS)];
 }
 
-/* m (trusted, its end marked) made the trusted entry of a stack. */
+/* Ends m's frames with the mark: done as m becomes a trusted entry. */
 static inline void place_memo_mark_end(struct place_memo *m)
 {
     m->frame[m->raw] = (struct place_memo_frame){PLACE_MEMO_END, (uintptr_t)&place_memo_end_slot};
@@ -101,7 +101,7 @@ static inline const struct place_memo *place_memo_hit(uintptr_t ra, uintptr_t sp
     for (unsigned w = 0; w < PLACE_MEMO_WAYS; w++)
         if (set->ra[w] == ra && set->sp[w] == sp) {
             const struct place_memo_frame *f = &set->way[w].frame[1];
-            while ((*(const uintptr_t *)f->slot ^ f->ra) == 0) /* one register */
+            while (*(const uintptr_t *)f->slot == f->ra)
                 f++;
             if (f->ra == PLACE_MEMO_END)
                 return &set->way[w];
