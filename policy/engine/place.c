@@ -30,14 +30,13 @@ static uint8_t class_first[PLACE_CLASSES];
 /* The fast path's view of the class's first rule, when that rule's first tier is an
  * arena (served from the thread's cache): the tier, the site key without the return
  * address, the rule's sizes in the class, and its site patterns and depth (0: none). */
-static struct fast_class {
+static struct {
     struct place_tier *tier;
     uint64_t key;
     size_t lo, span;
     uint64_t patterns;
     unsigned depth;
     bool last; /* no later malloc rule takes a size of the class: a refusal is glibc's */
-    uint8_t c; /* the class itself, for the site paths, which are given its entry */
 } fast[PLACE_CLASSES];
 
 static void index_rules(void)
@@ -58,7 +57,6 @@ static void index_rules(void)
         if (t && t->slabs && !t->unavailable) {
             const struct place_rule_config *r = place_rules[k];
             fast[c].tier = t;
-            fast[c].c = (uint8_t)c;
             fast[c].key = place_site_key(0, (int)k, t->index);
             fast[c].lo = r->min;
             fast[c].span = (r->max > hi ? hi : (size_t)r->max) - r->min;
@@ -254,10 +252,10 @@ static inline uint8_t site_was(void)
 }
 
 /* Whether the masks of the caller's frames (place_site_masks's) match the patterns of
- * the class's first rule (f) within its depth. */
-static inline bool site_takes(const struct fast_class *f, const uint64_t *cum)
+ * class c's first rule within its depth. */
+static inline bool site_takes(unsigned c, const uint64_t *cum)
 {
-    return cum[f->depth - 1] & f->patterns;
+    return cum[fast[c].depth - 1] & fast[c].patterns;
 }
 
 /* A site path's block that the bin cannot give (the guard up): its class's first rule
@@ -266,13 +264,11 @@ static inline bool site_takes(const struct fast_class *f, const uint64_t *cum)
  * nothing is counted (a site rule's misses cost the lookup and nothing more), else
  * counted by the slow path, which knows the caller (the outside table's counted entries
  * take their caller from their return address, which need not be the program's here). */
-__attribute__((noinline, noipa)) static void *site_refused(size_t size, const struct fast_class *f,
-                                                           enum place_call call, uintptr_t ra,
-                                                           const uint64_t *cum)
+__attribute__((noinline)) static void *site_refused(size_t size, unsigned c, enum place_call call,
+                                                    uintptr_t ra, const uint64_t *cum)
 {
-    unsigned c = f->c;
-    int rule = site_takes(f, cum) ? class_first[c]
-               : !f->last         ? match_from(PLACE_API_MALLOC, size, ra, class_first[c] + 1u, cum)
+    int rule = site_takes(c, cum) ? class_first[c]
+               : !fast[c].last    ? match_from(PLACE_API_MALLOC, size, ra, class_first[c] + 1u, cum)
                                   : -1;
     place_guard_leave(site_was());
     if (rule < 0 && !place_counting)
@@ -280,38 +276,34 @@ __attribute__((noinline, noipa)) static void *site_refused(size_t size, const st
     return alloc_slow(size, 0, call, ra, rule);
 }
 
-/* A site path's stack that the class's first rule (f) takes, the guard up: a block from the
+/* A site path's stack that the class's first rule takes, the guard up: a block from the
  * thread's bin (only a registered thread, which has a slot, has bins), else
  * site_refused's. Apart from site_known, so that a lookup that refuses saves no
  * register for the bin's path. */
-__attribute__((noinline)) static void *site_taken(size_t size, const struct fast_class *f,
-                                                  enum place_call call, uintptr_t ra,
-                                                  const uint64_t *cum)
+__attribute__((noinline)) static void *site_taken(size_t size, unsigned c, enum place_call call,
+                                                  uintptr_t ra, const uint64_t *cum)
 {
-    unsigned c = f->c;
-    struct place_tier *t = f->tier;
+    struct place_tier *t = fast[c].tier;
     struct place_bins *b = place_cache_bins(t->index);
     if (b && place_self.slot && b->bin[c].n != 0)
         return from_bin(b, c, t, size, ra, call);
-    return site_refused(size, f, call, ra, cum);
+    return site_refused(size, c, call, ra, cum);
 }
 
 /* The site paths' end, once the caller's frames' masks (cum) are known, the guard up: a
  * stack the rule takes is site_taken's; the most frequent end of a site rule alone in
  * its sizes, a stack it refuses, is glibc's block with nothing to count; the rest is
  * site_refused's: tail calls, so that fast_site's probe saves one register at most. */
-static inline __attribute__((always_inline)) void *site_known(size_t size,
-                                                              const struct fast_class *f,
-                                                              enum place_call call, uintptr_t ra,
-                                                              const uint64_t *cum)
+static inline __attribute__((always_inline)) void *
+site_known(size_t size, unsigned c, enum place_call call, uintptr_t ra, const uint64_t *cum)
 {
-    if (site_takes(f, cum))
-        return site_taken(size, f, call, ra, cum);
-    if (f->last && !place_counting) {
+    if (site_takes(c, cum))
+        return site_taken(size, c, call, ra, cum);
+    if (fast[c].last && !place_counting) {
         place_guard_leave(site_was());
         return call == PLACE_CALLOC ? place_libc_calloc(1, size) : place_libc_malloc(size);
     }
-    return site_refused(size, f, call, ra, cum);
+    return site_refused(size, c, call, ra, cum);
 }
 
 /* fast_site's lookup when the thread's memo does not hold the stack: walked (the guard
@@ -325,7 +317,7 @@ __attribute__((noinline)) static void *site_unknown(size_t size, unsigned c, enu
     PLACE_CFI_HERE(here);
     const uint64_t *cum = place_site_masks_unknown(ra, sp, &here);
     errno = saved;
-    return site_known(size, &fast[c], call, ra, cum);
+    return site_known(size, c, call, ra, cum);
 }
 
 /* The fast path of a class whose first rule names sites, for a thread registered or not
@@ -341,7 +333,7 @@ __attribute__((noinline)) static void *fast_site(size_t size, unsigned c, enum p
     const struct place_memo *m = place_memo_hit(ra, sp);
     if (!m)
         return site_unknown(size, c, call, ra, sp);
-    return site_known(size, &fast[c], call, ra, m->cum);
+    return site_known(size, c, call, ra, m->cum);
 }
 
 /* A small block whose class's first rule takes it, served by the rule's first tier's
