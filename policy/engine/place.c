@@ -276,18 +276,27 @@ __attribute__((noinline)) static void *site_refused(size_t size, unsigned c, enu
     return alloc_slow(size, 0, call, ra, rule);
 }
 
+/* site_taken's stack when the thread's bin has no block (or the thread no bins yet): the
+ * class's first rule, by the slow path. */
+__attribute__((noinline)) static void *site_taken_slow(size_t size, unsigned c,
+                                                       enum place_call call, uintptr_t ra)
+{
+    place_guard_leave(site_was());
+    return alloc_slow(size, 0, call, ra, class_first[c]);
+}
+
 /* A site path's stack that the class's first rule takes, the guard up: a block from the
  * thread's bin (only a registered thread, which has a slot, has bins), else
- * site_refused's. Apart from site_known, so that a lookup that refuses saves no
- * register for the bin's path. */
+ * site_taken_slow's. Apart from site_known, so that a lookup that refuses saves no
+ * register for the bin's path; without the masks, so that it saves none itself. */
 __attribute__((noinline)) static void *site_taken(size_t size, unsigned c, enum place_call call,
-                                                  uintptr_t ra, const uint64_t *cum)
+                                                  uintptr_t ra)
 {
     struct place_tier *t = fast[c].tier;
     struct place_bins *b = place_cache_bins(t->index);
     if (b && place_self.slot && b->bin[c].n != 0)
         return from_bin(b, c, t, size, ra, call);
-    return site_refused(size, c, call, ra, cum);
+    return site_taken_slow(size, c, call, ra);
 }
 
 /* The site paths' end, once the caller's frames' masks (cum) are known, the guard up: a
@@ -298,7 +307,7 @@ static inline __attribute__((always_inline)) void *
 site_known(size_t size, unsigned c, enum place_call call, uintptr_t ra, const uint64_t *cum)
 {
     if (site_takes(c, cum))
-        return site_taken(size, c, call, ra, cum);
+        return site_taken(size, c, call, ra);
     if (fast[c].last && !place_counting) {
         place_guard_leave(site_was());
         return call == PLACE_CALLOC ? place_libc_calloc(1, size) : place_libc_malloc(size);
