@@ -25,16 +25,19 @@ __attribute__((noinline)) static void free_slow(void *p, struct place_tier *t)
     place_guard_leave(was);
 }
 
-/* An arena's small block goes on the calling thread's bin when there is room: a few
- * loads and stores, no call (active: registered, so it has a slot, and outside
- * libplace). Every other end is a tail call, so that nothing is saved. */
+/* An arena's block of a size class (a slab's, or a run's) goes on the calling thread's
+ * bin when there is room: a few loads and stores, no call (active: registered, so it
+ * has a slot, and outside libplace). Every other end is a tail call, so that nothing is
+ * saved. */
 static inline __attribute__((always_inline)) void free_placed(void *p, struct place_tier *t)
 {
     struct place_slabs *s = t->slabs;
-    if (s && place_slabs_own(s, p) && place_self.state == PLACE_THREAD_ACTIVE) {
+    unsigned c;
+    if (s && place_self.state == PLACE_THREAD_ACTIVE &&
+        (c = place_slabs_block_class(s, p)) != PLACE_CLASSES) {
         /* the bin is read only once the guard is up (see place_alloc) */
         place_guard_enter();
-        if (__builtin_expect(place_cache_push(t, s, p), 1)) {
+        if (__builtin_expect(place_cache_push(t, c, p), 1)) {
             place_placed_count(&place_self.slot->placed, t->index, PLACE_EV_FREES);
             place_guard_leave(PLACE_THREAD_ACTIVE);
             return;

@@ -58,6 +58,7 @@ static int create(struct place_arena *a, struct place_tier *t, size_t want,
         if (place_extents_init(&a->extents[k], (char *)p + half + k * piece, piece,
                                huge ? huge_page : (size_t)getpagesize(), huge) != 0)
             return -1;
+    a->slabs.runs = a->extents;
     a->piece = piece;
     if (spec && spec->weights)
         stripe(a, spec->weights);
@@ -184,7 +185,7 @@ static void *arena_alloc(struct place_tier *t, const struct place_request *r, bo
 {
     struct place_arena *a = t->state;
     *limited = false;
-    unsigned c = r->align ? place_aligned_class(r->size, r->align)
+    unsigned c = r->align                     ? place_aligned_class(&a->slabs, r->size, r->align)
                  : r->size <= PLACE_SMALL_MAX ? place_size_class(r->size)
                                               : PLACE_CLASSES;
     void *p;
@@ -193,7 +194,7 @@ static void *arena_alloc(struct place_tier *t, const struct place_request *r, bo
     } else {
         struct place_bins *b = place_cache_bins(t->index);
         p = b ? place_bin_pop(b, c) : NULL;
-        PLACE_ASSERT(!p || place_slabs_class(&a->slabs, p) == c); /* a bin holds its class */
+        PLACE_ASSERT(!p || place_slabs_block_class(&a->slabs, p) == c); /* a bin holds its class */
         if (!p) {
             drain(t, a);
             p = place_cache_refill(t, &a->slabs, c, caller_part(a), force, limited);
@@ -209,7 +210,7 @@ static void *arena_alloc(struct place_tier *t, const struct place_request *r, bo
 static bool arena_grow(struct place_tier *t, void *p, size_t size)
 {
     struct place_arena *a = t->state;
-    if (place_slabs_own(&a->slabs, p) || size <= PLACE_SMALL_MAX)
+    if (place_slabs_own(&a->slabs, p))
         return false;
     struct place_extents *e = extents_of(a, p);
     size_t old = place_extents_usable(e, p);
@@ -232,10 +233,11 @@ static void arena_release(struct place_tier *t, void *p, size_t usable, struct p
 {
     (void)usable, (void)cu;
     struct place_arena *a = t->state;
-    if (!place_slabs_own(&a->slabs, p))
+    unsigned c = place_slabs_block_class(&a->slabs, p);
+    if (c == PLACE_CLASSES)
         to_pool(t, a, p);
-    else if (!place_cache_push(t, &a->slabs, p))
-        place_cache_overflow(t, &a->slabs, place_slabs_class(&a->slabs, p), p);
+    else if (!place_cache_push(t, c, p))
+        place_cache_overflow(t, &a->slabs, c, p);
     place_node_count(t->index, PLACE_EV_FREES);
 }
 

@@ -38,16 +38,23 @@ static void give_back(struct place_tier *t, struct place_slabs *s, unsigned c, v
     place_tier_release(t, (int64_t)n * place_class_size[c]);
 }
 
+/* Bin c of b back to its pool: the bytes. */
+static size_t flush_bin(struct place_tier *t, struct place_slabs *s, struct place_bins *b,
+                        unsigned c)
+{
+    struct place_bin *bin = &b->bin[c];
+    PLACE_ASSERT(bin->n <= bin->cap);
+    size_t bytes = (size_t)bin->n * place_class_size[c];
+    give_back(t, s, c, bin->item, bin->n);
+    bin->n = 0;
+    return bytes;
+}
+
 static size_t flush_bins(struct place_tier *t, struct place_slabs *s, struct place_bins *b)
 {
     size_t bytes = 0;
-    for (unsigned c = 0; c < PLACE_CLASSES; c++) {
-        struct place_bin *bin = &b->bin[c];
-        PLACE_ASSERT(bin->n <= bin->cap);
-        bytes += (size_t)bin->n * place_class_size[c];
-        give_back(t, s, c, bin->item, bin->n);
-        bin->n = 0;
-    }
+    for (unsigned c = 0; c < PLACE_CLASSES; c++)
+        bytes += flush_bin(t, s, b, c);
     return bytes;
 }
 
@@ -169,7 +176,18 @@ void *place_cache_refill(struct place_tier *t, struct place_slabs *s, unsigned c
         }
     }
     void *got[PLACE_BIN_MAX / 2 + 1];
-    unsigned k = place_slabs_take(s, c, part, got, n);
+    unsigned k = place_slabs_take(s, c, part, got, n, false);
+    if (!k && size > s->max && b != &no_bins && place_slabs_aside(s, part)) {
+        /* no run of the class's length is free but at the top, and many are kept for
+         * other lengths: the runs this thread caches go back and every kept run merges
+         * first, so that the top rises only for memory no length holds aside (see
+         * place_slabs.max) */
+        for (unsigned j = place_size_class(s->max) + 1; j < PLACE_CLASSES; j++)
+            flush_bin(t, s, b, j);
+        place_slabs_merge(s, part);
+    }
+    if (!k && size > s->max)
+        k = place_slabs_take(s, c, part, got, n, true);
     PLACE_ASSERT(k <= n); /* no more handed out than reserved */
     if (k < n)
         place_tier_release(t, (int64_t)(n - k) * (int64_t)size);
@@ -182,7 +200,7 @@ void *place_cache_refill(struct place_tier *t, struct place_slabs *s, unsigned c
      * address order when it cut them fresh): a program that walks what it allocated in
      * that order walks memory forward */
     for (unsigned j = k; j-- > 1;) {
-        PLACE_ASSERT(place_slabs_class(s, got[j]) == c);
+        PLACE_ASSERT(place_slabs_block_class(s, got[j]) == c);
         place_bin_push(b, c, got[j]);
     }
     return got[0];
@@ -192,7 +210,7 @@ void place_cache_overflow(struct place_tier *t, struct place_slabs *s, unsigned 
 {
     struct place_bins *b = own_bins(t, s);
     struct place_bin *bin = &b->bin[c];
-    PLACE_ASSERT(bin->n <= bin->cap && place_slabs_class(s, p) == c);
+    PLACE_ASSERT(bin->n <= bin->cap && place_slabs_block_class(s, p) == c);
     /* a class this thread keeps freeing (blocks other threads allocated): longer */
     if (grow(b, c, s->caps[c]) && place_bin_push(b, c, p))
         return;

@@ -78,13 +78,13 @@ static inline bool place_bin_push(struct place_bins *b, unsigned c, void *p)
     return true;
 }
 
-/* Small block p of t's pool s onto the calling thread's bin, when it has one with room:
- * the one way a free reaches a bin (the engine's fast path and the tier's give). With
- * the guard up. */
-static inline bool place_cache_push(struct place_tier *t, struct place_slabs *s, void *p)
+/* Block p of t's pool, of class c, onto the calling thread's bin, when it has one with
+ * room: the one way a free reaches a bin (the engine's fast path and the tier's
+ * release). With the guard up. */
+static inline bool place_cache_push(struct place_tier *t, unsigned c, void *p)
 {
     struct place_bins *b = place_cache_bins(t->index);
-    return b && place_bin_push(b, place_slabs_class(s, p), p);
+    return b && place_bin_push(b, c, p);
 }
 
 /* The slow paths, with the guard up. A block of class c for tier t from part `part` of

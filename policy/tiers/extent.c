@@ -25,6 +25,7 @@ int place_extents_init(struct place_extents *e, void *lo, size_t len, size_t uni
     place_lock_init(&e->lock);
     e->lo = lo;
     e->unit = unit;
+    e->shift = (uint8_t)__builtin_ctzll(unit);
     e->npages = (uint32_t)n;
     e->top = 0;
     for (unsigned k = 0; k < PLACE_RUN_BINS; k++)
@@ -173,12 +174,11 @@ size_t place_extents_size(const struct place_extents *e, size_t size, size_t ali
     return (size + e->unit - 1) / e->unit * e->unit;
 }
 
-void *place_extents_take(struct place_extents *e, size_t bytes, size_t align, bool zero)
+/* A run of n pages at align handed out, under the lock: from a free run, else (grow) from
+ * the top; its first page, or NONE. *clean: whether it reads as zero. */
+static uint32_t carve(struct place_extents *e, uint32_t n, size_t align, bool grow, bool *clean)
 {
-    uint32_t n = (uint32_t)(bytes / e->unit), j;
-    bool clean;
-    PLACE_ASSERT(n > 0 && bytes % e->unit == 0);
-    place_lock(&e->lock, PLACE_RANK_ARENAS);
+    uint32_t j;
     uint32_t i = find(e, n, align, &j);
     if (i != NONE) { /* the pages before the aligned start and after the block stay free */
         uint32_t len = e->run[i].pages;
@@ -189,16 +189,14 @@ void *place_extents_take(struct place_extents *e, size_t bytes, size_t align, bo
             release(e, i, j - i, state);
         if (j + n < i + len)
             release(e, j + n, i + len - (j + n), state);
-        clean = state == RUN_CLEAN;
+        *clean = state == RUN_CLEAN;
     } else { /* from the top, and the free run that ends there if there is one */
         uint32_t from = e->top;
         if (from && e->run[from - 1].state != RUN_USED)
             from -= e->run[from - 1].pages;
         j = aligned_from(e, from, align);
-        if ((uint64_t)j + n > e->npages) {
-            place_unlock(&e->lock, PLACE_RANK_ARENAS);
-            return NULL;
-        }
+        if (!grow || (uint64_t)j + n > e->npages)
+            return NONE;
         uint8_t state = RUN_CLEAN; /* never handed out: the kernel's zero pages */
         if (from < e->top) {
             state = e->run[from].state;
@@ -211,10 +209,22 @@ void *place_extents_take(struct place_extents *e, size_t bytes, size_t align, bo
         tag(e, j, n, RUN_USED);
         if (j > from) /* the pages skipped to align: a free run */
             release(e, from, j - from, state);
-        clean = state == RUN_CLEAN;
+        *clean = state == RUN_CLEAN;
     }
     e->used += n;
+    return j;
+}
+
+void *place_extents_take(struct place_extents *e, size_t bytes, size_t align, bool zero)
+{
+    uint32_t n = (uint32_t)(bytes / e->unit);
+    bool clean;
+    PLACE_ASSERT(n > 0 && bytes % e->unit == 0);
+    place_lock(&e->lock, PLACE_RANK_ARENAS);
+    uint32_t j = carve(e, n, align, true, &clean);
     place_unlock(&e->lock, PLACE_RANK_ARENAS);
+    if (j == NONE)
+        return NULL;
     void *p = page(e, j);
     PLACE_ASSERT(align <= e->unit || (uintptr_t)p % align == 0);
     if (zero && !clean) {
@@ -224,6 +234,58 @@ void *place_extents_take(struct place_extents *e, size_t bytes, size_t align, bo
             memset(p, 0, bytes);
     }
     return p;
+}
+
+unsigned place_extents_take_runs(struct place_extents *e, size_t bytes, void **out, unsigned n,
+                                 bool grow)
+{
+    uint32_t pages = (uint32_t)(bytes / e->unit);
+    unsigned got = 0;
+    bool clean;
+    PLACE_ASSERT(pages > 0 && pages <= PLACE_KEPT_MAX && bytes % e->unit == 0);
+    place_lock(&e->lock, PLACE_RANK_ARENAS);
+    for (; got < n && e->kept[pages]; got++) {
+        out[got] = e->kept[pages];
+        e->kept[pages] = *(void **)out[got];
+        e->kept_pages -= pages;
+    }
+    for (uint32_t j; got < n && (j = carve(e, pages, 0, grow, &clean)) != NONE; got++)
+        out[got] = page(e, j);
+    place_unlock(&e->lock, PLACE_RANK_ARENAS);
+    return got;
+}
+
+void place_extents_keep(struct place_extents *e, void *const *runs, unsigned n)
+{
+    place_lock(&e->lock, PLACE_RANK_ARENAS);
+    for (unsigned k = 0; k < n; k++) {
+        uint32_t pages = place_extents_pages(e, runs[k]);
+        PLACE_ASSERT(used_run(e, runs[k]) && pages <= PLACE_KEPT_MAX);
+        *(void **)runs[k] = e->kept[pages];
+        e->kept[pages] = runs[k];
+        e->kept_pages += pages;
+    }
+    place_unlock(&e->lock, PLACE_RANK_ARENAS);
+}
+
+bool place_extents_aside(const struct place_extents *e)
+{
+    size_t kept = __atomic_load_n(&e->kept_pages, __ATOMIC_RELAXED);
+    return 4 * kept > __atomic_load_n(&e->used, __ATOMIC_RELAXED) - kept;
+}
+
+void place_extents_merge(struct place_extents *e)
+{
+    place_lock(&e->lock, PLACE_RANK_ARENAS);
+    for (uint32_t pages = 1; pages <= PLACE_KEPT_MAX; pages++)
+        while (e->kept[pages]) {
+            char *p = e->kept[pages];
+            e->kept[pages] = *(void **)p;
+            e->used -= pages;
+            release(e, (uint32_t)((p - e->lo) / e->unit), pages, RUN_DIRTY);
+        }
+    e->kept_pages = 0;
+    place_unlock(&e->lock, PLACE_RANK_ARENAS);
 }
 
 size_t place_extents_give(struct place_extents *e, void *p)
@@ -289,7 +351,7 @@ size_t place_extents_usable(const struct place_extents *e, const void *p)
 {
     /* without the lock: a block's entries change only by its owner, and the top only rises */
     PLACE_ASSERT(used_run(e, p));
-    return (size_t)e->run[((const char *)p - e->lo) / e->unit].pages * e->unit;
+    return (size_t)place_extents_pages(e, p) << e->shift;
 }
 
 size_t place_extents_trim(struct place_extents *e)

@@ -1,7 +1,10 @@
-/* Large blocks of an arena: runs of whole pages from the second half of its range.
+/* Larger blocks of an arena: runs of whole pages from the second half of its range.
  *
- * A block over PLACE_SMALL_MAX bytes is a run of pages, found first-fit in free lists
- * binned by length (powers of two), else cut from the never-used top. Bookkeeping lives
+ * A block past the slabs' classes (tiers/slab.h) is a run of pages, found first-fit in
+ * free lists binned by length (powers of two), else cut from the never-used top. The
+ * runs of the classes up to 64 KiB, freed from a thread's cache, are kept by length and
+ * handed out again as they are, and merged into the free runs only before a refill
+ * would raise the top (place_extents_merge). Bookkeeping lives
  * outside the pages (one entry per page, the first and last page of a run saying its
  * length), so a freed run merges with free neighbours without touching their memory, and
  * pages given back to the kernel stay given back. Freed pages are kept for reuse up to
@@ -34,6 +37,7 @@ enum {
     PLACE_RUN_BINS = 32,
     PLACE_KEEP_MIN = 1 << 20,
     PLACE_KEEP_MAX = 64 << 20,
+    PLACE_KEPT_MAX = 16, /* the longest run kept as it is (pages): 64 KiB */
 };
 #define PLACE_DECAY_NS 1000000000 /* a second */
 
@@ -48,6 +52,7 @@ struct place_extents {
     pthread_mutex_t lock;
     char *lo;
     size_t unit;      /* the page size: 4 KiB, or 2 MiB for hugetlb ranges */
+    uint8_t shift;    /* log2(unit) */
     uint32_t npages;  /* pages in [lo, lo + npages * unit) */
     uint32_t top;     /* pages from top on were never handed out */
     uint32_t bins[PLACE_RUN_BINS]; /* free runs of 2^k to 2^(k+1) - 1 pages */
@@ -58,6 +63,10 @@ struct place_extents {
     int64_t recent_at; /* when that window began */
     bool keep_pages;  /* hugetlb: pages are not given back */
     struct place_page_run *run; /* one per page */
+    /* runs freed by length (their pages) and handed out again as they are, a list through
+     * their first word: still used for the free runs (place_extents_keep) */
+    void *kept[PLACE_KEPT_MAX + 1];
+    size_t kept_pages;
     /* optional: called (under the lock) for each stretch of pages the top is about to
      * reach, before any is handed out, 64 MiB at a time: the NUMA binding of a weighted
      * interleave, which costs a mapping per stripe and so is set as the range is used */
@@ -76,12 +85,39 @@ static inline bool place_extents_own(const struct place_extents *e, const void *
     return (size_t)((const char *)p - e->lo) < (size_t)e->npages * e->unit;
 }
 
+/* The pages of run p, handed out (read without the lock: a run's entries change only by
+ * its owner, and the top only rises). */
+static inline uint32_t place_extents_pages(const struct place_extents *e, const void *p)
+{
+    return e->run[(size_t)((const char *)p - e->lo) >> e->shift].pages;
+}
+
 /* The bytes a block of size at align takes (whole pages), or 0 when no run can hold it. */
 size_t place_extents_size(const struct place_extents *e, size_t size, size_t align);
 
 /* A block of bytes (place_extents_size's answer) at align, zeroed when zero is set, or
  * NULL when the range has no run for it. */
 void *place_extents_take(struct place_extents *e, size_t bytes, size_t align, bool zero);
+
+/* Up to n runs of bytes (at most PLACE_KEPT_MAX pages) into out: those of that length
+ * kept, then cut from the free runs, then (grow) from the top; how many. Their pages hold
+ * whatever they held. */
+unsigned place_extents_take_runs(struct place_extents *e, size_t bytes, void **out, unsigned n,
+                                 bool grow);
+
+/* n runs handed out, of at most PLACE_KEPT_MAX pages, kept for their length: no merge, no
+ * budget, until place_extents_merge. */
+void place_extents_keep(struct place_extents *e, void *const *runs, unsigned n);
+
+/* Whether the kept runs hold more than a quarter as many pages as the runs in use (read
+ * without the lock): worth merging before the top rises. A program whose sizes change
+ * from one moment to the next (espresso) leaves most of its runs aside; one that keeps
+ * many blocks of each size (mimalloc-bench's mixed pairs) a few, which merging would
+ * only cut up. */
+bool place_extents_aside(const struct place_extents *e);
+
+/* Every kept run back among the free runs, merged with its neighbours. */
+void place_extents_merge(struct place_extents *e);
 
 /* Block p back, merged with its free neighbours; its bytes. */
 size_t place_extents_give(struct place_extents *e, void *p);

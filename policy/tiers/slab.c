@@ -10,19 +10,20 @@
 enum { SLAB = 1 << PLACE_SLAB_SHIFT, DEPOT_MAX = 2 * PLACE_BIN_MAX };
 
 const uint32_t place_class_size[PLACE_CLASSES] = {
-    16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192,
-    208, 224, 240, 256, 320, 384, 448, 512, 640, 768, 896, 1024,
-    1152, 1280, 1408, 1536, 1664, 1792, 1920, 2048, 2304, 2560, 2816, 3072,
-    3328, 3584, 3840, 4096, 4608, 5120, 5632, 6144, 6656, 7168, 7680, 8192,
-    9216, 10240, 11264, 12288, 13312, 14336, 15360, 16384, 18432, 20480, 22528, 24576,
-    26624, 28672, 30720, 32768, 36864, 40960, 45056, 49152, 53248, 57344, 61440, 65536,
+    16,    32,    48,    64,    80,    96,    112,   128,   144,   160,   176,   192,   208,
+    224,   240,   256,   320,   384,   448,   512,   640,   768,   896,   1024,  1152,  1280,
+    1408,  1536,  1664,  1792,  1920,  2048,  2304,  2560,  2816,  3072,  3328,  3584,  3840,
+    4096,  4608,  5120,  5632,  6144,  6656,  7168,  7680,  8192,  12288, 16384, 20480, 24576,
+    28672, 32768, 36864, 40960, 45056, 49152, 53248, 57344, 61440, 65536,
 };
 
-unsigned place_aligned_class(size_t size, size_t align)
+unsigned place_aligned_class(const struct place_slabs *s, size_t size, size_t align)
 {
     if (size > PLACE_SMALL_MAX || align > PLACE_SMALL_MAX)
         return PLACE_CLASSES;
     unsigned c = place_size_class(size > align ? size : align);
+    if (place_class_size[c] > s->max) /* a run: aligned to its page alone */
+        return align <= s->runs[0].unit ? c : PLACE_CLASSES;
     while (c < PLACE_CLASSES && place_class_size[c] % align) /* 64 KiB: any align up to it */
         c++;
     return c;
@@ -59,6 +60,7 @@ int place_slabs_init(struct place_slabs *s, void *lo, size_t len, unsigned npart
     for (unsigned k = 0; k < nparts; k++)
         s->carve[k] = place_slabs_part(s, k);
     s->keep_pages = keep_pages;
+    s->max = keep_pages ? PLACE_SMALL_MAX : PLACE_SLABBED_MAX;
     return 0;
 }
 
@@ -152,10 +154,22 @@ static bool depot_give(struct place_slabs *s, unsigned k, void *const *blocks, u
     return room;
 }
 
-unsigned place_slabs_take(struct place_slabs *s, unsigned c, unsigned part, void **out, unsigned n)
+/* The extents run p is one of. */
+static struct place_extents *runs_of(const struct place_slabs *s, const void *p)
+{
+    unsigned k = 0;
+    while (k + 1 < s->nparts && !place_extents_own(&s->runs[k], p))
+        k++;
+    return &s->runs[k];
+}
+
+unsigned place_slabs_take(struct place_slabs *s, unsigned c, unsigned part, void **out, unsigned n,
+                          bool grow)
 {
     size_t size = place_class_size[c];
     PLACE_ASSERT(c < PLACE_CLASSES && part < s->nparts);
+    if (size > s->max) /* runs: see place_slabs.max */
+        return place_extents_take_runs(&s->runs[part], size, out, n, grow);
     unsigned got = depot_take(s, part * PLACE_CLASSES + c, out, n);
     if (got == n)
         return got;
@@ -221,9 +235,29 @@ static void to_slabs(struct place_slabs *s, void *const *blocks, unsigned n)
 void place_slabs_give(struct place_slabs *s, unsigned c, void *const *blocks, unsigned n)
 {
     PLACE_ASSERT(c < PLACE_CLASSES && n > 0 && 2u * s->caps[c] <= DEPOT_MAX);
+    if (place_class_size[c] > s->max) { /* kept by their extents: no depot */
+        for (unsigned k = 0, j; k < n; k = j) {
+            struct place_extents *e = runs_of(s, blocks[k]);
+            for (j = k + 1; j < n && runs_of(s, blocks[j]) == e; j++)
+                ;
+            place_extents_keep(e, blocks + k, j - k);
+        }
+        return;
+    }
     unsigned part = part_of(s, blocks, n);
     if (part == s->nparts || !depot_give(s, part * PLACE_CLASSES + c, blocks, n, 2u * s->caps[c]))
         to_slabs(s, blocks, n);
+}
+
+bool place_slabs_aside(const struct place_slabs *s, unsigned part)
+{
+    return place_extents_aside(&s->runs[part]);
+}
+
+void place_slabs_merge(struct place_slabs *s, unsigned part)
+{
+    if (s->runs)
+        place_extents_merge(&s->runs[part]);
 }
 
 size_t place_slabs_trim(struct place_slabs *s)
@@ -235,6 +269,8 @@ size_t place_slabs_trim(struct place_slabs *s)
         if (n)
             to_slabs(s, blocks, n);
     }
+    for (unsigned k = 0; k < s->nparts; k++)
+        place_slabs_merge(s, k);
     if (s->keep_pages) /* its emptied slabs serve any class still */
         return 0;
     place_lock(&s->lock, PLACE_RANK_ARENAS);

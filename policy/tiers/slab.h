@@ -1,12 +1,16 @@
-/* Small blocks of an arena: size classes, and the slabs they are carved from.
+/* Small blocks of an arena: size classes, and where their blocks come from.
  *
- * Every block of at most PLACE_SMALL_MAX bytes comes from a slab: 256 KiB of the arena's
- * range holding blocks of one size class. A slab's bookkeeping lives outside it (one
- * struct per slab, indexed by address), so a block's class is one shift and one load
- * away, and an empty slab's pages can go back to the kernel whole. The shared pool is
- * reached only in batches, by the per-thread caches in front of it (tiers/cache.h):
- * through each class's depot, or under one lock per arena; a placed malloc or free that
- * the cache serves takes no lock. */
+ * Every block of at most PLACE_SMALL_MAX bytes has a size class. Up to `max` bytes
+ * (PLACE_SLABBED_MAX; every class in a hugetlb range) it comes from a slab: 256 KiB of the
+ * arena's range holding blocks of one size class. A slab's bookkeeping lives outside it
+ * (one struct per slab, indexed by address), so a block's class is one shift and one load
+ * away, and an empty slab's pages can go back to the kernel whole. A class above `max` is
+ * a number of whole pages, and its blocks are runs of those pages from the arena's
+ * extents (tiers/extent.h), kept there for their length once freed: see place_slabs.max.
+ *
+ * The shared pool is reached only in batches, by the per-thread caches in front of it
+ * (tiers/cache.h): through each slab class's depot, or under one lock per arena (the
+ * slabs', or the extents'); a placed malloc or free that the cache serves takes no lock. */
 #ifndef PLACE_SLAB_H
 #define PLACE_SLAB_H
 
@@ -16,11 +20,14 @@
 #include <stdint.h>
 
 #include "../base/hidden.h"
+#include "extent.h"
 
 enum {
-    PLACE_SLAB_SHIFT = 18, /* 256 KiB */
-    PLACE_SMALL_MAX = 65536,
-    PLACE_CLASSES = 72, /* 16..256 by 16, four per doubling to 1 KiB, then eight to 64 KiB */
+    PLACE_SLAB_SHIFT = 18,    /* 256 KiB */
+    PLACE_SMALL_MAX = 65536,  /* the largest size class */
+    PLACE_SLABBED_MAX = 8192, /* the largest slab class, outside hugetlb ranges */
+    /* 16..256 by 16, four per doubling to 1 KiB, eight to 8 KiB, then whole pages */
+    PLACE_CLASSES = 62,
     PLACE_PARTS = 8,    /* near = cpu: an arena's parts, one per HBW node (tiers/binding.h) */
     PLACE_BIN_MAX = 32, /* blocks a thread's cache holds per class at most (tiers/cache.h) */
 };
@@ -32,15 +39,19 @@ static inline unsigned place_size_class(size_t size)
 {
     if (size <= 256)
         return size ? (unsigned)((size - 1) >> 4) : 0;
+    if (size > 8192)
+        return 46 + (unsigned)((size - 1) >> 12);
     unsigned lg = 63u - (unsigned)__builtin_clzll(size - 1); /* floor(log2(size - 1)) */
     if (lg < 10)
         return 16 + (lg - 8) * 4 + (unsigned)((size - 1) >> (lg - 2) & 3);
     return 24 + (lg - 10) * 8 + (unsigned)((size - 1) >> (lg - 3) & 7);
 }
 
-/* The class of a block asked for at align (a power of two): one whose every block is
- * aligned so, or PLACE_CLASSES when none is. */
-unsigned place_aligned_class(size_t size, size_t align);
+struct place_slabs;
+
+/* The class of a block asked for at align (a power of two) from s: one whose every block
+ * is aligned so, or PLACE_CLASSES when none is. */
+unsigned place_aligned_class(const struct place_slabs *s, size_t size, size_t align);
 
 /* One slab's bookkeeping. Its blocks are handed out from the list of those given back,
  * then from those never handed out (which cost no memory until then). */
@@ -84,6 +95,17 @@ struct place_slabs {
     struct place_depot *depot;                              /* [part * PLACE_CLASSES + class] */
     void **depot_items;           /* 2 * PLACE_BIN_MAX per depot, apart: touched once used */
     bool keep_pages;              /* hugetlb: pages cannot be given back piecemeal */
+    /* The largest block its slabs hold. A slab keeps the pages its blocks ever touched
+     * for its class alone, where glibc reuses a freed chunk for any size: espresso's
+     * blocks of 4 to 64 KiB peak at 265 KiB together and at 861 KiB class by class, and
+     * placed it held 1.35 MiB more than glibc at its peak. So a larger class is a run of
+     * pages from runs[part] (the arena's extents): kept for its length once freed, and
+     * merged for any length when a refill would otherwise raise the extents' top
+     * (tiers/cache.c): +1.1 MiB. Classes of whole pages would cost sqlite3's 4368-byte
+     * page-cache blocks two pages each, hence the eighth-steps up to 8 KiB stay slabs.
+     * In a hugetlb range a page is 2 MiB: there slabs hold every class. */
+    uint32_t max;
+    struct place_extents *runs;
     uint8_t caps[PLACE_CLASSES];  /* how many blocks a thread's cache keeps per class */
 };
 
@@ -107,23 +129,50 @@ static inline struct place_slab *place_slab_of(const struct place_slabs *s, cons
     return &s->meta[(size_t)((const char *)p - s->lo) >> PLACE_SLAB_SHIFT];
 }
 
-/* The class of block p of s. */
+/* The class of block p of s's slabs. */
 static inline unsigned place_slabs_class(const struct place_slabs *s, const void *p)
 {
     return place_slab_of(s, p)->cls;
 }
 
+/* The class of block p of s's arena, outside its slabs: a run class's, or PLACE_CLASSES
+ * for a large block (or a page at a larger alignment, which no slab class is). */
+static inline unsigned place_slabs_run_class(const struct place_slabs *s, const void *p)
+{
+    const struct place_extents *e = s->runs;
+    for (unsigned k = 1; k < s->nparts && !place_extents_own(e, p); k++)
+        e++;
+    size_t bytes = (size_t)place_extents_pages(e, p) << e->shift;
+    return bytes > s->max && bytes <= PLACE_SMALL_MAX ? place_size_class(bytes) : PLACE_CLASSES;
+}
+
+/* The class of block p of s's arena, a slab's or a run's; PLACE_CLASSES for a large block. */
+static inline unsigned place_slabs_block_class(const struct place_slabs *s, const void *p)
+{
+    return place_slabs_own(s, p) ? place_slabs_class(s, p) : place_slabs_run_class(s, p);
+}
+
 /* Takes up to n blocks of class c out of part `part` of s into out, from its depot first,
  * then its slabs (under the pool's lock, once); returns how many. Fewer than n only when
- * the part is used up. */
-unsigned place_slabs_take(struct place_slabs *s, unsigned c, unsigned part, void **out, unsigned n);
+ * the part is used up. A run class's blocks come from its extents (runs of that length
+ * kept, then the free runs) and, only with grow, from their top. */
+unsigned place_slabs_take(struct place_slabs *s, unsigned c, unsigned part, void **out, unsigned n,
+                          bool grow);
+
+/* Part `part`'s kept runs merged into its free runs: what a run class does before its
+ * extents' top rises, so that no freed pages are left aside for one length. */
+void place_slabs_merge(struct place_slabs *s, unsigned part);
+
+/* Whether part `part`'s kept runs are worth merging (place_extents_aside). */
+bool place_slabs_aside(const struct place_slabs *s, unsigned part);
 
 /* Gives n blocks of class c back to s: to their depot when they are of one part and it
- * has room, else to their slabs (under the pool's lock, once). */
+ * has room, else to their slabs (under the pool's lock, once); runs to their extents,
+ * kept for their length. */
 void place_slabs_give(struct place_slabs *s, unsigned c, void *const *blocks, unsigned n);
 
-/* Gives the depots' blocks back to their slabs, then the pages of slabs with no block out
- * back to the kernel (not hugetlb's): the bytes given. */
+/* Gives the depots' blocks back to their slabs and merges the kept runs, then the pages of
+ * slabs with no block out back to the kernel (not hugetlb's): the bytes given. */
 size_t place_slabs_trim(struct place_slabs *s);
 
 /* fork: the locks are held across it and released on both sides. */

@@ -66,3 +66,17 @@ INI
     assert_success
     assert_output "130 blocks, 0 misaligned, 130 in a"
 }
+
+@test "blocks past 8 KiB of one length after another reuse each other's pages: the resident set grows by about the largest four" {
+    # 14 lengths of 12 to 64 KiB, four blocks at a time: glibc grows by 256 KiB; slabs of
+    # their own per length held 2.2 MiB; kept runs merged before the top rises, ~0.3 MiB
+    # (a report's first stack capture touches its own tables: measured without one)
+    arena_policy "$BATS_TEST_TMPDIR/a.ini" 0..
+    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/a.ini" "$PROGS/lengths"
+    assert_success
+    [[ "$output" =~ ^grew\ ([0-9]+)\ KiB$ ]]
+    [ "${BASH_REMATCH[1]}" -lt 768 ]
+    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/a.ini" LIBPLACE_REPORT=stderr "$PROGS/lengths"
+    assert_success
+    assert_output --regexp "libplace:  +[0-9.]+ MiB +168 x  lengths!main\+0x[0-9a-f]+ \(lengths\+0x[0-9a-f]+\)  placed -> a " # every block placed
+}

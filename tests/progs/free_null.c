@@ -2,25 +2,11 @@
  * than 64 KiB across the loop. The resident set is read with no allocation (no stdio):
  * under a report, one of them could be the profile's sample, whose first capture touches
  * libplace's tables while the loop is measured. */
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-static long rss_kib(void)
-{
-    char buf[4096];
-    int fd = open("/proc/self/status", O_RDONLY);
-    ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
-    if (fd >= 0)
-        close(fd);
-    if (n <= 0)
-        return -1;
-    buf[n] = 0;
-    const char *line = strstr(buf, "\nVmRSS:");
-    return line ? atol(line + 7) : -1;
-}
+#include "rss.h"
 
 int main(void)
 {
