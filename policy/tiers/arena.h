@@ -1,6 +1,6 @@
-/* An arena: a range of address space libplace reserves and carves blocks out of, small
- * ones from slabs behind per-thread caches (tiers/slab.h, tiers/cache.h), large ones as
- * runs of pages (tiers/extent.h).
+/* An arena: a range of address space libplace reserves and carves blocks out of, those
+ * up to 8 KiB from slabs, larger ones as runs of pages (tiers/slab.h, tiers/extent.h),
+ * up to 64 KiB behind per-thread caches (tiers/cache.h).
  *
  * The range is what makes ownership an O(1) test: it is registered with the owner
  * table (tiers/owner.h), so free() knows a block is the tier's by its address. A tier
@@ -22,13 +22,13 @@
 struct place_arena {
     void *lo;
     size_t len;
-    struct place_slabs slabs;                  /* the first half: small blocks */
-    struct place_extents extents[PLACE_PARTS]; /* the second: larger ones, one per part of
-                                                * the slabs (slabs.nparts) */
+    struct place_slabs slabs;                  /* the first half: blocks up to 8 KiB */
+    struct place_extents extents[PLACE_PARTS]; /* the second: larger ones (runs), one per
+                                                * part of the slabs (slabs.nparts) */
     size_t piece;                 /* each one's share of the range */
     void *_Atomic deferred;       /* blocks freed inside libplace (place_arena_defer) */
     struct place_binding binding; /* its pages' NUMA policy; nodes 0: the kernel's choice */
-    struct place_stripes stripes; /* weighted interleave: the large blocks' pages */
+    struct place_stripes stripes; /* weighted interleave: the runs' pages */
     struct place_near near;       /* near = cpu: each part's node, and each CPU's part */
 };
 
@@ -41,7 +41,7 @@ struct place_arena_spec {
     const struct place_binding *binding;
     size_t len;
     int flags;
-    const uint8_t *weights; /* weighted interleave: the large blocks' pages in stripes */
+    const uint8_t *weights; /* weighted interleave: the runs' pages in stripes */
     unsigned parts;         /* near = cpu: PLACE_PARTS parts, each as long as a whole
                              * arena's range (address space only); 0: one */
 };
@@ -55,7 +55,7 @@ struct place_arena_spec {
 int place_arena_tier(struct place_tier *t, const struct place_arena_spec *spec);
 
 /* Binds an arena tier's range as b says, before any block is carved from it (an arena
- * made without a binding), its large blocks in stripes by weights (NULL: none): NULL, or
+ * made without a binding), its runs in stripes by weights (NULL: none): NULL, or
  * why the kernel refused. */
 const char *place_arena_bind(struct place_tier *t, const struct place_binding *b,
                              const uint8_t *weights);

@@ -1,4 +1,5 @@
-/* Per-thread caches in front of the arenas' small blocks (tiers/slab.h).
+/* Per-thread caches in front of the arenas' blocks of a size class, up to 64 KiB
+ * (tiers/slab.h: slabs' blocks, and runs past 8 KiB).
  *
  * Each thread keeps, per arena tier and size class, a bounded stack of free blocks: a
  * placed malloc pops one, a free pushes one, and neither touches a shared cache line.

@@ -39,6 +39,8 @@ int place_extents_init(struct place_extents *e, void *lo, size_t len, size_t uni
     e->run = run;
     e->fresh = NULL;
     e->fresh_to = 0;
+    memset(e->kept, 0, sizeof e->kept);
+    e->kept_pages = 0;
     return 0;
 }
 
@@ -174,6 +176,25 @@ size_t place_extents_size(const struct place_extents *e, size_t size, size_t ali
     return (size + e->unit - 1) / e->unit * e->unit;
 }
 
+/* place_extents_aside, under the lock. */
+static bool aside(const struct place_extents *e)
+{
+    return 4 * e->kept_pages > e->used - e->kept_pages;
+}
+
+/* Every kept run among the free runs (place_extents_merge), under the lock. */
+static void merge(struct place_extents *e)
+{
+    for (uint32_t pages = 1; pages <= PLACE_KEPT_MAX; pages++)
+        while (e->kept[pages]) {
+            char *p = e->kept[pages];
+            e->kept[pages] = *(void **)p;
+            e->used -= pages;
+            release(e, (uint32_t)((size_t)(p - e->lo) >> e->shift), pages, RUN_DIRTY);
+        }
+    e->kept_pages = 0;
+}
+
 /* A run of n pages at align handed out, under the lock: from a free run, else (grow) from
  * the top; its first page, or NONE. *clean: whether it reads as zero. */
 static uint32_t carve(struct place_extents *e, uint32_t n, size_t align, bool grow, bool *clean)
@@ -221,7 +242,12 @@ void *place_extents_take(struct place_extents *e, size_t bytes, size_t align, bo
     bool clean;
     PLACE_ASSERT(n > 0 && bytes % e->unit == 0);
     place_lock(&e->lock, PLACE_RANK_ARENAS);
-    uint32_t j = carve(e, n, align, true, &clean);
+    uint32_t j = carve(e, n, align, false, &clean);
+    if (j == NONE) { /* the kept runs first, as a run class's refill does (tiers/cache.c) */
+        if (aside(e))
+            merge(e);
+        j = carve(e, n, align, true, &clean);
+    }
     place_unlock(&e->lock, PLACE_RANK_ARENAS);
     if (j == NONE)
         return NULL;
@@ -268,23 +294,18 @@ void place_extents_keep(struct place_extents *e, void *const *runs, unsigned n)
     place_unlock(&e->lock, PLACE_RANK_ARENAS);
 }
 
-bool place_extents_aside(const struct place_extents *e)
+bool place_extents_aside(struct place_extents *e)
 {
-    size_t kept = __atomic_load_n(&e->kept_pages, __ATOMIC_RELAXED);
-    return 4 * kept > __atomic_load_n(&e->used, __ATOMIC_RELAXED) - kept;
+    place_lock(&e->lock, PLACE_RANK_ARENAS);
+    bool much = aside(e);
+    place_unlock(&e->lock, PLACE_RANK_ARENAS);
+    return much;
 }
 
 void place_extents_merge(struct place_extents *e)
 {
     place_lock(&e->lock, PLACE_RANK_ARENAS);
-    for (uint32_t pages = 1; pages <= PLACE_KEPT_MAX; pages++)
-        while (e->kept[pages]) {
-            char *p = e->kept[pages];
-            e->kept[pages] = *(void **)p;
-            e->used -= pages;
-            release(e, (uint32_t)((p - e->lo) / e->unit), pages, RUN_DIRTY);
-        }
-    e->kept_pages = 0;
+    merge(e);
     place_unlock(&e->lock, PLACE_RANK_ARENAS);
 }
 
@@ -296,10 +317,11 @@ size_t place_extents_give(struct place_extents *e, void *p)
     if (4 * (size_t)n > e->keep)
         e->keep = 4 * (size_t)n < PLACE_KEEP_MAX / e->unit ? 4 * (size_t)n : PLACE_KEEP_MAX / e->unit;
     int64_t now = place_now_ns();
-    if (now - e->recent_at > PLACE_DECAY_NS || e->used > e->recent) {
+    size_t in_use = e->used - e->kept_pages; /* kept runs are aside, not in use */
+    if (now - e->recent_at > PLACE_DECAY_NS || in_use > e->recent) {
         if (now - e->recent_at > PLACE_DECAY_NS)
             e->recent_at = now;
-        e->recent = e->used;
+        e->recent = in_use;
     }
     e->used -= n;
     i = release(e, i, n, RUN_DIRTY);

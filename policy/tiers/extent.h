@@ -3,8 +3,10 @@
  * A block past the slabs' classes (tiers/slab.h) is a run of pages, found first-fit in
  * free lists binned by length (powers of two), else cut from the never-used top. The
  * runs of the classes up to 64 KiB, freed from a thread's cache, are kept by length and
- * handed out again as they are, and merged into the free runs only before a refill
- * would raise the top (place_extents_merge). Bookkeeping lives
+ * handed out again as they are, and merged into the free runs only before the top would
+ * rise while they hold much (place_extents_aside): at a run class's refill (tiers/
+ * cache.c, which flushes the thread's own bins of them first) and at any larger or
+ * aligned block's take. Bookkeeping lives
  * outside the pages (one entry per page, the first and last page of a run saying its
  * length), so a freed run merges with free neighbours without touching their memory, and
  * pages given back to the kernel stay given back. Freed pages are kept for reuse up to
@@ -58,15 +60,16 @@ struct place_extents {
     uint32_t bins[PLACE_RUN_BINS]; /* free runs of 2^k to 2^(k+1) - 1 pages */
     size_t dirty;     /* pages of free runs that may be resident */
     size_t keep;      /* how many such pages are kept, by the largest block freed */
-    size_t used;      /* pages of runs handed out */
-    size_t recent;    /* the most pages in use at a free within the last PLACE_DECAY_NS */
+    size_t used;      /* pages of runs handed out, kept ones included */
+    size_t recent;    /* the most pages in use (kept ones not) at a free within the last
+                       * PLACE_DECAY_NS */
     int64_t recent_at; /* when that window began */
     bool keep_pages;  /* hugetlb: pages are not given back */
     struct place_page_run *run; /* one per page */
     /* runs freed by length (their pages) and handed out again as they are, a list through
      * their first word: still used for the free runs (place_extents_keep) */
     void *kept[PLACE_KEPT_MAX + 1];
-    size_t kept_pages;
+    size_t kept_pages; /* theirs, all lengths */
     /* optional: called (under the lock) for each stretch of pages the top is about to
      * reach, before any is handed out, 64 MiB at a time: the NUMA binding of a weighted
      * interleave, which costs a mapping per stripe and so is set as the range is used */
@@ -96,7 +99,8 @@ static inline uint32_t place_extents_pages(const struct place_extents *e, const 
 size_t place_extents_size(const struct place_extents *e, size_t size, size_t align);
 
 /* A block of bytes (place_extents_size's answer) at align, zeroed when zero is set, or
- * NULL when the range has no run for it. */
+ * NULL when the range has no run for it. From the free runs, else (the kept runs merged
+ * first when they hold much) from the top. */
 void *place_extents_take(struct place_extents *e, size_t bytes, size_t align, bool zero);
 
 /* Up to n runs of bytes (at most PLACE_KEPT_MAX pages) into out: those of that length
@@ -109,12 +113,11 @@ unsigned place_extents_take_runs(struct place_extents *e, size_t bytes, void **o
  * budget, until place_extents_merge. */
 void place_extents_keep(struct place_extents *e, void *const *runs, unsigned n);
 
-/* Whether the kept runs hold more than a quarter as many pages as the runs in use (read
- * without the lock): worth merging before the top rises. A program whose sizes change
- * from one moment to the next (espresso) leaves most of its runs aside; one that keeps
- * many blocks of each size (mimalloc-bench's mixed pairs) a few, which merging would
- * only cut up. */
-bool place_extents_aside(const struct place_extents *e);
+/* Whether the kept runs hold more than a quarter as many pages as the runs in use:
+ * worth merging before the top rises. A program whose sizes change from one moment to
+ * the next (espresso) leaves most of its runs aside; one that keeps many blocks of each
+ * size (mimalloc-bench's mixed pairs) a few, which merging would only cut up. */
+bool place_extents_aside(struct place_extents *e);
 
 /* Every kept run back among the free runs, merged with its neighbours. */
 void place_extents_merge(struct place_extents *e);

@@ -249,7 +249,7 @@ void place_slabs_give(struct place_slabs *s, unsigned c, void *const *blocks, un
         to_slabs(s, blocks, n);
 }
 
-bool place_slabs_aside(const struct place_slabs *s, unsigned part)
+bool place_slabs_aside(struct place_slabs *s, unsigned part)
 {
     return place_extents_aside(&s->runs[part]);
 }

@@ -103,7 +103,8 @@ struct place_slabs {
      * merged for any length when a refill would otherwise raise the extents' top
      * (tiers/cache.c): +1.1 MiB. Classes of whole pages would cost sqlite3's 4368-byte
      * page-cache blocks two pages each, hence the eighth-steps up to 8 KiB stay slabs.
-     * In a hugetlb range a page is 2 MiB: there slabs hold every class. */
+     * In a hugetlb range a page is 2 MiB: there slabs hold every class (past 8 KiB in
+     * 4 KiB steps too: a 9000-byte block takes 12 KiB). */
     uint32_t max;
     struct place_extents *runs;
     uint8_t caps[PLACE_CLASSES];  /* how many blocks a thread's cache keeps per class */
@@ -164,7 +165,7 @@ unsigned place_slabs_take(struct place_slabs *s, unsigned c, unsigned part, void
 void place_slabs_merge(struct place_slabs *s, unsigned part);
 
 /* Whether part `part`'s kept runs are worth merging (place_extents_aside). */
-bool place_slabs_aside(const struct place_slabs *s, unsigned part);
+bool place_slabs_aside(struct place_slabs *s, unsigned part);
 
 /* Gives n blocks of class c back to s: to their depot when they are of one part and it
  * has room, else to their slabs (under the pool's lock, once); runs to their extents,

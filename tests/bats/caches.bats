@@ -80,3 +80,15 @@ INI
     assert_success
     assert_output --regexp "libplace:  +[0-9.]+ MiB +168 x  lengths!main\+0x[0-9a-f]+ \(lengths\+0x[0-9a-f]+\)  placed -> a " # every block placed
 }
+
+@test "aligned blocks of 12 to 64 KiB freed and asked again reuse their pages" {
+    # past the page, a run class's alignment is a large block's: its freed runs are kept
+    # for their length, and merged before the top rises (257 MiB grew when they were not)
+    arena_policy "$BATS_TEST_TMPDIR/a.ini" 0..
+    for args in "65536 65536" "8192 12288" "16384 20480"; do
+        run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/a.ini" "$PROGS/lengths" $args
+        assert_success
+        [[ "$output" =~ ^grew\ ([0-9]+)\ KiB$ ]]
+        [ "${BASH_REMATCH[1]}" -lt 1024 ]
+    done
+}
