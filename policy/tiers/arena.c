@@ -59,7 +59,6 @@ static int create(struct place_arena *a, struct place_tier *t, size_t want,
                                huge ? huge_page : (size_t)getpagesize(), huge) != 0)
             return -1;
     a->slabs.runs = a->extents;
-    a->piece = piece;
     if (spec && spec->weights)
         stripe(a, spec->weights);
     place_cache_caps(t->limit, a->slabs.caps);
@@ -70,14 +69,6 @@ static int create(struct place_arena *a, struct place_tier *t, size_t want,
     a->lo = p;
     a->len = len;
     return 0;
-}
-
-/* The extents block p (one of a's large ones) lies in. */
-static struct place_extents *extents_of(struct place_arena *a, const void *p)
-{
-    return &a->extents[a->slabs.nparts == 1
-                           ? 0
-                           : (size_t)((const char *)p - a->extents[0].lo) / a->piece];
 }
 
 /* The part the calling thread takes from: near = cpu's of its CPU, else the one. */
@@ -157,7 +148,7 @@ static size_t to_pool(struct place_tier *t, struct place_arena *a, void *p)
         n = place_class_size[c];
         place_slabs_give(&a->slabs, c, &p, 1);
     } else {
-        n = place_extents_give(extents_of(a, p), p);
+        n = place_extents_give(place_slabs_runs_of(&a->slabs, p), p);
     }
     place_tier_release(t, (int64_t)n);
     return n;
@@ -212,7 +203,7 @@ static bool arena_grow(struct place_tier *t, void *p, size_t size)
     struct place_arena *a = t->state;
     if (place_slabs_own(&a->slabs, p))
         return false;
-    struct place_extents *e = extents_of(a, p);
+    struct place_extents *e = place_slabs_runs_of(&a->slabs, p);
     size_t old = place_extents_usable(e, p);
     size_t want = place_extents_size(e, size, 0);
     if (want <= old)
@@ -288,7 +279,7 @@ static size_t arena_usable(struct place_tier *t, const void *p)
     struct place_arena *a = t->state;
     if (place_slabs_own(&a->slabs, p))
         return place_class_size[place_slabs_class(&a->slabs, p)];
-    return place_extents_usable(extents_of(a, p), p);
+    return place_extents_usable(place_slabs_runs_of(&a->slabs, p), p);
 }
 
 static size_t arena_reclaim(struct place_tier *t, size_t want)

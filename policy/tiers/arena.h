@@ -25,7 +25,6 @@ struct place_arena {
     struct place_slabs slabs;                  /* the first half: blocks up to 8 KiB */
     struct place_extents extents[PLACE_PARTS]; /* the second: larger ones (runs), one per
                                                 * part of the slabs (slabs.nparts) */
-    size_t piece;                 /* each one's share of the range */
     void *_Atomic deferred;       /* blocks freed inside libplace (place_arena_defer) */
     struct place_binding binding; /* its pages' NUMA policy; nodes 0: the kernel's choice */
     struct place_stripes stripes; /* weighted interleave: the runs' pages */

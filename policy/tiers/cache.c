@@ -177,17 +177,15 @@ void *place_cache_refill(struct place_tier *t, struct place_slabs *s, unsigned c
     }
     void *got[PLACE_BIN_MAX / 2 + 1];
     unsigned k = place_slabs_take(s, c, part, got, n, false);
-    if (!k && size > s->max && b != &no_bins && place_slabs_aside(s, part)) {
-        /* no run of the class's length is free but at the top, and many are kept for
-         * other lengths: the runs this thread caches go back and every kept run merges
-         * first, so that the top rises only for memory no length holds aside (see
+    if (!k && size > s->max) {
+        /* no run of the class's length is free but at the top: when the kept runs are to
+         * merge before it rises, this thread's cached runs go with them (see
          * place_slabs.max) */
-        for (unsigned j = place_size_class(s->max) + 1; j < PLACE_CLASSES; j++)
-            flush_bin(t, s, b, j);
-        place_slabs_merge(s, part);
-    }
-    if (!k && size > s->max)
+        if (b != &no_bins && place_slabs_aside(s, part))
+            for (unsigned j = place_size_class(s->max) + 1; j < PLACE_CLASSES; j++)
+                flush_bin(t, s, b, j);
         k = place_slabs_take(s, c, part, got, n, true);
+    }
     PLACE_ASSERT(k <= n); /* no more handed out than reserved */
     if (k < n)
         place_tier_release(t, (int64_t)(n - k) * (int64_t)size);

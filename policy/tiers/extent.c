@@ -236,18 +236,25 @@ static uint32_t carve(struct place_extents *e, uint32_t n, size_t align, bool gr
     return j;
 }
 
+/* carve's, from the top when no free run holds it: the kept runs merged first when they
+ * hold much, so that the top rises only for pages no length keeps aside. */
+static uint32_t carve_rising(struct place_extents *e, uint32_t n, size_t align, bool *clean)
+{
+    uint32_t j = carve(e, n, align, false, clean);
+    if (j != NONE)
+        return j;
+    if (aside(e))
+        merge(e);
+    return carve(e, n, align, true, clean);
+}
+
 void *place_extents_take(struct place_extents *e, size_t bytes, size_t align, bool zero)
 {
     uint32_t n = (uint32_t)(bytes / e->unit);
     bool clean;
     PLACE_ASSERT(n > 0 && bytes % e->unit == 0);
     place_lock(&e->lock, PLACE_RANK_ARENAS);
-    uint32_t j = carve(e, n, align, false, &clean);
-    if (j == NONE) { /* the kept runs first, as a run class's refill does (tiers/cache.c) */
-        if (aside(e))
-            merge(e);
-        j = carve(e, n, align, true, &clean);
-    }
+    uint32_t j = carve_rising(e, n, align, &clean);
     place_unlock(&e->lock, PLACE_RANK_ARENAS);
     if (j == NONE)
         return NULL;
@@ -275,8 +282,12 @@ unsigned place_extents_take_runs(struct place_extents *e, size_t bytes, void **o
         e->kept[pages] = *(void **)out[got];
         e->kept_pages -= pages;
     }
-    for (uint32_t j; got < n && (j = carve(e, pages, 0, grow, &clean)) != NONE; got++)
+    for (uint32_t j; got < n; got++) {
+        j = grow ? carve_rising(e, pages, 0, &clean) : carve(e, pages, 0, false, &clean);
+        if (j == NONE)
+            break;
         out[got] = page(e, j);
+    }
     place_unlock(&e->lock, PLACE_RANK_ARENAS);
     return got;
 }

@@ -4,9 +4,8 @@
  * free lists binned by length (powers of two), else cut from the never-used top. The
  * runs of the classes up to 64 KiB, freed from a thread's cache, are kept by length and
  * handed out again as they are, and merged into the free runs only before the top would
- * rise while they hold much (place_extents_aside): at a run class's refill (tiers/
- * cache.c, which flushes the thread's own bins of them first) and at any larger or
- * aligned block's take. Bookkeeping lives
+ * rise while they hold much (place_extents_aside; a run class's refill flushes the
+ * thread's own bins of them first: tiers/cache.c). Bookkeeping lives
  * outside the pages (one entry per page, the first and last page of a run saying its
  * length), so a freed run merges with free neighbours without touching their memory, and
  * pages given back to the kernel stay given back. Freed pages are kept for reuse up to
@@ -99,13 +98,13 @@ static inline uint32_t place_extents_pages(const struct place_extents *e, const 
 size_t place_extents_size(const struct place_extents *e, size_t size, size_t align);
 
 /* A block of bytes (place_extents_size's answer) at align, zeroed when zero is set, or
- * NULL when the range has no run for it. From the free runs, else (the kept runs merged
- * first when they hold much) from the top. */
+ * NULL when the range has no run for it. From the free runs, else from the top, the kept
+ * runs merged first when they hold much (place_extents_aside). */
 void *place_extents_take(struct place_extents *e, size_t bytes, size_t align, bool zero);
 
 /* Up to n runs of bytes (at most PLACE_KEPT_MAX pages) into out: those of that length
- * kept, then cut from the free runs, then (grow) from the top; how many. Their pages hold
- * whatever they held. */
+ * kept, then cut from the free runs, then (grow) from the top as place_extents_take
+ * takes from it; how many. Their pages hold whatever they held. */
 unsigned place_extents_take_runs(struct place_extents *e, size_t bytes, void **out, unsigned n,
                                  bool grow);
 
@@ -114,7 +113,7 @@ unsigned place_extents_take_runs(struct place_extents *e, size_t bytes, void **o
 void place_extents_keep(struct place_extents *e, void *const *runs, unsigned n);
 
 /* Whether the kept runs hold more than a quarter as many pages as the runs in use:
- * worth merging before the top rises. A program whose sizes change from one moment to
+ * merged before the top rises (place_extents_take). A program whose sizes change from one moment to
  * the next (espresso) leaves most of its runs aside; one that keeps many blocks of each
  * size (mimalloc-bench's mixed pairs) a few, which merging would only cut up. */
 bool place_extents_aside(struct place_extents *e);

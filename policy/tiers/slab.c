@@ -154,15 +154,6 @@ static bool depot_give(struct place_slabs *s, unsigned k, void *const *blocks, u
     return room;
 }
 
-/* The extents run p is one of. */
-static struct place_extents *runs_of(const struct place_slabs *s, const void *p)
-{
-    unsigned k = 0;
-    while (k + 1 < s->nparts && !place_extents_own(&s->runs[k], p))
-        k++;
-    return &s->runs[k];
-}
-
 unsigned place_slabs_take(struct place_slabs *s, unsigned c, unsigned part, void **out, unsigned n,
                           bool grow)
 {
@@ -237,8 +228,8 @@ void place_slabs_give(struct place_slabs *s, unsigned c, void *const *blocks, un
     PLACE_ASSERT(c < PLACE_CLASSES && n > 0 && 2u * s->caps[c] <= DEPOT_MAX);
     if (place_class_size[c] > s->max) { /* kept by their extents: no depot */
         for (unsigned k = 0, j; k < n; k = j) {
-            struct place_extents *e = runs_of(s, blocks[k]);
-            for (j = k + 1; j < n && runs_of(s, blocks[j]) == e; j++)
+            struct place_extents *e = place_slabs_runs_of(s, blocks[k]);
+            for (j = k + 1; j < n && place_slabs_runs_of(s, blocks[j]) == e; j++)
                 ;
             place_extents_keep(e, blocks + k, j - k);
         }

@@ -136,13 +136,20 @@ static inline unsigned place_slabs_class(const struct place_slabs *s, const void
     return place_slab_of(s, p)->cls;
 }
 
+/* The extents (a part's, of s->runs) that block p of s's arena outside its slabs lies in. */
+static inline struct place_extents *place_slabs_runs_of(const struct place_slabs *s, const void *p)
+{
+    struct place_extents *e = s->runs;
+    for (unsigned k = 1; k < s->nparts && !place_extents_own(e, p); k++)
+        e++;
+    return e;
+}
+
 /* The class of block p of s's arena, outside its slabs: a run class's, or PLACE_CLASSES
  * for a large block (or a page at a larger alignment, which no slab class is). */
 static inline unsigned place_slabs_run_class(const struct place_slabs *s, const void *p)
 {
-    const struct place_extents *e = s->runs;
-    for (unsigned k = 1; k < s->nparts && !place_extents_own(e, p); k++)
-        e++;
+    const struct place_extents *e = place_slabs_runs_of(s, p);
     size_t bytes = (size_t)place_extents_pages(e, p) << e->shift;
     return bytes > s->max && bytes <= PLACE_SMALL_MAX ? place_size_class(bytes) : PLACE_CLASSES;
 }
@@ -160,8 +167,8 @@ static inline unsigned place_slabs_block_class(const struct place_slabs *s, cons
 unsigned place_slabs_take(struct place_slabs *s, unsigned c, unsigned part, void **out, unsigned n,
                           bool grow);
 
-/* Part `part`'s kept runs merged into its free runs: what a run class does before its
- * extents' top rises, so that no freed pages are left aside for one length. */
+/* Part `part`'s kept runs merged into its free runs (a trim's; a take from the top merges
+ * them itself when they hold much: tiers/extent.h). */
 void place_slabs_merge(struct place_slabs *s, unsigned part);
 
 /* Whether part `part`'s kept runs are worth merging (place_extents_aside). */
