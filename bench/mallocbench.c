@@ -6,7 +6,10 @@
  * for a program; libmemkind loaded with dlopen, MEMKIND_HBW_NODES names HBW nodes).
  *
  * mixed: 4096 live objects per thread, each step frees a random one and allocates a new
- *        one of a log-uniform size in 16 B..64 KiB.
+ *        one of a log-uniform size in 16 B..64 KiB, and writes a byte in each of its
+ *        pages: a program uses the memory it asks for, so the max RSS counts every page
+ *        of a block (with only its first byte written, an allocator that cut a freed run
+ *        of pages anew at other offsets looked as if it held pages it never touched).
  * small: batches of 64 allocations of 16..256 B, then their frees, the pattern of
  *        short-lived small objects.
  * sites: small, each allocation made by one of 50 functions in turn (50 hot call sites,
@@ -74,6 +77,13 @@ static void draw(struct job *j)
     }
 }
 
+/* A byte written in each page of the size bytes at p. */
+static void touch(char *p, size_t size, char v)
+{
+    for (size_t at = 0; at < size; at += 4096)
+        p[at] = v;
+}
+
 static void *run(void *arg)
 {
     struct job *j = arg;
@@ -81,12 +91,13 @@ static void *run(void *arg)
     if (j->mixed) {
         void **live = calloc(LIVE, sizeof *live);
         for (int k = 0; k < LIVE; k++)
-            live[k] = alloc(j->sizes[k]);
+            touch(live[k] = alloc(j->sizes[k]), j->sizes[k], 1);
         for (long n = 0; n < j->pairs; n++) {
             uint32_t slot = j->slots[n & (DRAWS - 1)];
             release(live[slot]);
-            char *p = alloc(j->sizes[(n + 7) & (DRAWS - 1)]);
-            p[0] = (char)n;
+            size_t size = j->sizes[(n + 7) & (DRAWS - 1)];
+            char *p = alloc(size);
+            touch(p, size, (char)n);
             live[slot] = p;
             sink += (uintptr_t)p & 0xff;
         }

@@ -40,13 +40,16 @@ int place_extents_init(struct place_extents *e, void *lo, size_t len, size_t uni
     e->fresh = NULL;
     e->fresh_to = 0;
     memset(e->kept, 0, sizeof e->kept);
+    memset(e->kept_n, 0, sizeof e->kept_n);
     e->kept_pages = 0;
     return 0;
 }
 
 static unsigned bin_of(uint32_t pages)
 {
-    return 31u - (unsigned)__builtin_clz(pages);
+    if (pages <= PLACE_RUN_EXACT)
+        return pages - 1;
+    return PLACE_RUN_EXACT - 5 + (31u - (unsigned)__builtin_clz(pages));
 }
 
 static char *page(const struct place_extents *e, uint32_t i)
@@ -193,6 +196,7 @@ static void merge(struct place_extents *e)
             release(e, (uint32_t)((size_t)(p - e->lo) >> e->shift), pages, RUN_DIRTY);
         }
     e->kept_pages = 0;
+    memset(e->kept_n, 0, sizeof e->kept_n);
 }
 
 /* A run of n pages at align handed out, under the lock: from a free run, else (grow) from
@@ -236,13 +240,38 @@ static uint32_t carve(struct place_extents *e, uint32_t n, size_t align, bool gr
     return j;
 }
 
-/* carve's, from the top when no free run holds it: the kept runs merged first when they
- * hold much, so that the top rises only for pages no length keeps aside. */
+/* The first n pages of the shortest kept run longer than n, under the lock; the rest of
+ * it among the free runs. NONE when no longer run is kept. */
+static uint32_t split_kept(struct place_extents *e, uint32_t n)
+{
+    for (uint32_t pages = n + 1; pages <= PLACE_KEPT_MAX; pages++) {
+        char *p = e->kept[pages];
+        if (!p)
+            continue;
+        uint32_t i = (uint32_t)((size_t)(p - e->lo) >> e->shift);
+        e->kept[pages] = *(void **)p;
+        e->kept_pages -= pages;
+        e->kept_n[pages]--;
+        e->used -= pages - n;
+        tag(e, i, n, RUN_USED);
+        release(e, i + n, pages - n, RUN_DIRTY);
+        return i;
+    }
+    return NONE;
+}
+
+/* carve's, from the top when no free run holds it: a longer kept run cut first, else the
+ * kept runs merged when they hold much, so that the top rises only for pages no length
+ * keeps aside. */
 static uint32_t carve_rising(struct place_extents *e, uint32_t n, size_t align, bool *clean)
 {
     uint32_t j = carve(e, n, align, false, clean);
     if (j != NONE)
         return j;
+    if (align <= e->unit && (j = split_kept(e, n)) != NONE) {
+        *clean = false;
+        return j;
+    }
     if (aside(e))
         merge(e);
     return carve(e, n, align, true, clean);
@@ -281,6 +310,7 @@ unsigned place_extents_take_runs(struct place_extents *e, size_t bytes, void **o
         out[got] = e->kept[pages];
         e->kept[pages] = *(void **)out[got];
         e->kept_pages -= pages;
+        e->kept_n[pages]--;
     }
     for (uint32_t j; got < n; got++) {
         j = grow ? carve_rising(e, pages, 0, &clean) : carve(e, pages, 0, false, &clean);
@@ -298,9 +328,15 @@ void place_extents_keep(struct place_extents *e, void *const *runs, unsigned n)
     for (unsigned k = 0; k < n; k++) {
         uint32_t pages = place_extents_pages(e, runs[k]);
         PLACE_ASSERT(used_run(e, runs[k]) && pages <= PLACE_KEPT_MAX);
+        if (e->kept_n[pages] >= PLACE_KEPT_RUNS) { /* merged now */
+            e->used -= pages;
+            release(e, (uint32_t)((size_t)((char *)runs[k] - e->lo) >> e->shift), pages, RUN_DIRTY);
+            continue;
+        }
         *(void **)runs[k] = e->kept[pages];
         e->kept[pages] = runs[k];
         e->kept_pages += pages;
+        e->kept_n[pages]++;
     }
     place_unlock(&e->lock, PLACE_RANK_ARENAS);
 }

@@ -1,11 +1,18 @@
 /* Larger blocks of an arena: runs of whole pages from the second half of its range.
  *
- * A block past the slabs' classes (tiers/slab.h) is a run of pages, found first-fit in
- * free lists binned by length (powers of two), else cut from the never-used top. The
- * runs of the classes up to 64 KiB, freed from a thread's cache, are kept by length and
- * handed out again as they are, and merged into the free runs only before the top would
- * rise while they hold much (place_extents_aside; a run class's refill flushes the
- * thread's own bins of them first: tiers/cache.c). Bookkeeping lives
+ * A block past the slabs' classes (tiers/slab.h) is a run of pages, found in free lists
+ * by length (one per length up to PLACE_RUN_EXACT pages, so that the shortest free run
+ * that holds it is found first; then powers of two, first fit), else cut from the
+ * never-used top. The runs of the classes up to 64 KiB, freed from a thread's cache, are
+ * kept by length, a few of each (PLACE_KEPT_RUNS), and handed out again as they are; the
+ * rest are merged into the free runs as they come. Before the top rises, the shortest
+ * kept run longer than the block is cut for it, else the kept runs are merged while they
+ * hold much (place_extents_aside; a run class's refill flushes the thread's own bins of
+ * them first: tiers/cache.c). mallocbench's mixed pairs, every page written, peaked at
+ * 52.6 MiB (1.26x glibc's) with free lists by powers of two and every freed run kept for
+ * its length, 50.5 MiB with lists by length and kept runs cut, 46.4 MiB (1.11x) with
+ * four runs kept a length; with two threads at 100.4, 99.7 and 87.3 MiB (glibc 81.2),
+ * in the same time within noise. Bookkeeping lives
  * outside the pages (one entry per page, the first and last page of a run saying its
  * length), so a freed run merges with free neighbours without touching their memory, and
  * pages given back to the kernel stay given back. Freed pages are kept for reuse up to
@@ -35,10 +42,12 @@
 #include <stdint.h>
 
 enum {
-    PLACE_RUN_BINS = 32,
+    PLACE_RUN_EXACT = 32, /* free runs up to this many pages are listed by length */
+    PLACE_RUN_BINS = PLACE_RUN_EXACT + 27,
     PLACE_KEEP_MIN = 1 << 20,
     PLACE_KEEP_MAX = 64 << 20,
     PLACE_KEPT_MAX = 16, /* the longest run kept as it is (pages): 64 KiB */
+    PLACE_KEPT_RUNS = 4, /* runs kept per length at most; more are merged as freed */
 };
 #define PLACE_DECAY_NS 1000000000 /* a second */
 
@@ -56,7 +65,9 @@ struct place_extents {
     uint8_t shift;    /* log2(unit) */
     uint32_t npages;  /* pages in [lo, lo + npages * unit) */
     uint32_t top;     /* pages from top on were never handed out */
-    uint32_t bins[PLACE_RUN_BINS]; /* free runs of 2^k to 2^(k+1) - 1 pages */
+    /* free runs: bin k holds those of k + 1 pages up to PLACE_RUN_EXACT, then of 2^j to
+     * 2^(j+1) - 1 pages for j from 5 */
+    uint32_t bins[PLACE_RUN_BINS];
     size_t dirty;     /* pages of free runs that may be resident */
     size_t keep;      /* how many such pages are kept, by the largest block freed */
     size_t used;      /* pages of runs handed out, kept ones included */
@@ -69,6 +80,7 @@ struct place_extents {
      * their first word: still used for the free runs (place_extents_keep) */
     void *kept[PLACE_KEPT_MAX + 1];
     size_t kept_pages; /* theirs, all lengths */
+    uint32_t kept_n[PLACE_KEPT_MAX + 1]; /* how many, by length */
     /* optional: called (under the lock) for each stretch of pages the top is about to
      * reach, before any is handed out, 64 MiB at a time: the NUMA binding of a weighted
      * interleave, which costs a mapping per stripe and so is set as the range is used */
@@ -108,8 +120,9 @@ void *place_extents_take(struct place_extents *e, size_t bytes, size_t align, bo
 unsigned place_extents_take_runs(struct place_extents *e, size_t bytes, void **out, unsigned n,
                                  bool grow);
 
-/* n runs handed out, of at most PLACE_KEPT_MAX pages, kept for their length: no merge, no
- * budget, until place_extents_merge. */
+/* n runs handed out, of at most PLACE_KEPT_MAX pages, kept for their length (no merge, no
+ * budget, until place_extents_merge), up to PLACE_KEPT_RUNS of a length; past them a run
+ * is merged into the free runs at once. */
 void place_extents_keep(struct place_extents *e, void *const *runs, unsigned n);
 
 /* Whether the kept runs hold more than a quarter as many pages as the runs in use:

@@ -1,5 +1,5 @@
 /* Runs of pages for an arena's large blocks (policy/tiers/extent.c) over a real mapping:
- * first fit and splitting, merging with both neighbours, alignment, a range used up,
+ * the shortest free run first, splitting, merging with both neighbours, alignment, a range used up,
  * zeroed blocks after a reuse (calloc), freed pages given back to the kernel past the
  * budget (mincore says which pages are resident) and by trim. */
 #include <stdint.h>
@@ -141,6 +141,19 @@ int main(void)
     CHECK(zeroed == old && zeroed[0] == 0 && zeroed[2 * n * unit - 1] == 0);
     CHECK_EQ(resident(zeroed, 2 * n), 2);
     place_extents_give(&e, zeroed);
+
+    /* the shortest free run that holds a block is found first: a 5-page block takes the
+     * free 5-page run, not the 7-page one freed after it (first fit among the runs of 4
+     * to 7 pages took that, and left 2 pages no run class could use) */
+    struct place_extents f;
+    CHECK_EQ(place_extents_init(&f, lo, 16 * unit, unit, false), 0);
+    char *r5 = take(&f, 5 * unit, 0, false), *s1 = take(&f, unit, 0, false),
+         *r7 = take(&f, 7 * unit, 0, false), *s2 = take(&f, unit, 0, false);
+    CHECK(r5 == lo && s1 == lo + 5 * unit && r7 == lo + 6 * unit && s2 == lo + 13 * unit);
+    place_extents_give(&f, r5);
+    place_extents_give(&f, r7);
+    CHECK(take(&f, 5 * unit, 0, false) == r5);
+    CHECK(take(&f, 7 * unit, 0, false) == r7);
 
     /* everything free is one run with the top: the whole range, then no more */
     place_extents_give(&e, d);

@@ -107,6 +107,26 @@ static void runs(void)
     CHECK_EQ(place_slabs_take(&s, c12, 0, b, 2, false), 2);
     CHECK((char *)b[0] >= (char *)a[0] && (char *)b[1] < (char *)a[3] + 16384);
     CHECK_EQ(place_slabs_block_class(&s, b[0]), c12);
+    /* before the top rises, the shortest longer kept run is cut: a 16 KiB run kept, a
+     * 12 KiB block takes its first three pages and the fourth is a free run */
+    void *c[3];
+    CHECK_EQ(place_slabs_take(&s, c16, 0, c, 3, true), 3);
+    CHECK(place_extents_take(&e, 64 * 4096, 0, false)); /* in use: no merge */
+    uint32_t top = e.top;
+    place_slabs_give(&s, c16, c, 1);
+    CHECK_EQ(place_slabs_take(&s, c12, 0, b, 1, false), 0);
+    CHECK_EQ(place_slabs_take(&s, c12, 0, b, 1, true), 1);
+    CHECK(b[0] == c[0] && e.top == top && e.kept_pages == 0);
+    CHECK_EQ(place_slabs_block_class(&s, b[0]), c12);
+    /* a few runs are kept a length, the rest merged as they come: six 16 KiB runs freed,
+     * four kept, and the six found again without the top */
+    void *six[6];
+    CHECK_EQ(place_slabs_take(&s, c16, 0, six, 6, true), 6);
+    top = e.top;
+    place_slabs_give(&s, c16, six, 6);
+    CHECK_EQ(e.kept_pages, PLACE_KEPT_RUNS * 4u);
+    CHECK_EQ(place_slabs_take(&s, c16, 0, six, 6, false), 6);
+    CHECK_EQ(e.top, top);
     void *one = place_extents_take(&e, 4096, 8192, false); /* a page at 8 KiB: a large block */
     CHECK_EQ(place_slabs_block_class(&s, one), PLACE_CLASSES);
     munmap(map, len);
