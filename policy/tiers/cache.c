@@ -178,9 +178,9 @@ void *place_cache_refill(struct place_tier *t, struct place_slabs *s, unsigned c
     void *got[PLACE_BIN_MAX / 2 + 1];
     unsigned k = place_slabs_take(s, c, part, got, n, false);
     if (!k && size > s->max) {
-        /* no run of the class's length is free but at the top: when the kept runs are to
-         * merge before it rises, this thread's cached runs go with them (see
-         * place_slabs.max) */
+        /* no run of the class's length is free but at the top: when the kept runs may
+         * merge before it rises (no longer one is kept to cut), this thread's cached runs
+         * go with them (see place_slabs.max) */
         if (b != &no_bins && place_slabs_aside(s, part))
             for (unsigned j = place_size_class(s->max) + 1; j < PLACE_CLASSES; j++)
                 flush_bin(t, s, b, j);

@@ -43,7 +43,7 @@
 
 enum {
     PLACE_RUN_EXACT = 32, /* free runs up to this many pages are listed by length */
-    PLACE_RUN_BINS = PLACE_RUN_EXACT + 27,
+    PLACE_RUN_BINS = PLACE_RUN_EXACT + 26, /* then one per power of two, to 2^31 pages */
     PLACE_KEEP_MIN = 1 << 20,
     PLACE_KEEP_MAX = 64 << 20,
     PLACE_KEPT_MAX = 16, /* the longest run kept as it is (pages): 64 KiB */
@@ -65,8 +65,8 @@ struct place_extents {
     uint8_t shift;    /* log2(unit) */
     uint32_t npages;  /* pages in [lo, lo + npages * unit) */
     uint32_t top;     /* pages from top on were never handed out */
-    /* free runs: bin k holds those of k + 1 pages up to PLACE_RUN_EXACT, then of 2^j to
-     * 2^(j+1) - 1 pages for j from 5 */
+    /* free runs: bin k holds those of k + 1 pages up to PLACE_RUN_EXACT, then those of
+     * 33 to 63 pages, of 64 to 127, and so on */
     uint32_t bins[PLACE_RUN_BINS];
     size_t dirty;     /* pages of free runs that may be resident */
     size_t keep;      /* how many such pages are kept, by the largest block freed */
@@ -110,8 +110,9 @@ static inline uint32_t place_extents_pages(const struct place_extents *e, const 
 size_t place_extents_size(const struct place_extents *e, size_t size, size_t align);
 
 /* A block of bytes (place_extents_size's answer) at align, zeroed when zero is set, or
- * NULL when the range has no run for it. From the free runs, else from the top, the kept
- * runs merged first when they hold much (place_extents_aside). */
+ * NULL when the range has no run for it. From the free runs, else (no alignment past a
+ * page) from the shortest longer kept run, cut, else from the top, the kept runs merged
+ * first when they hold much (place_extents_aside). */
 void *place_extents_take(struct place_extents *e, size_t bytes, size_t align, bool zero);
 
 /* Up to n runs of bytes (at most PLACE_KEPT_MAX pages) into out: those of that length
@@ -122,7 +123,8 @@ unsigned place_extents_take_runs(struct place_extents *e, size_t bytes, void **o
 
 /* n runs handed out, of at most PLACE_KEPT_MAX pages, kept for their length (no merge, no
  * budget, until place_extents_merge), up to PLACE_KEPT_RUNS of a length; past them a run
- * is merged into the free runs at once. */
+ * is merged into the free runs at once, its pages kept (as a merge's are) until a trim or
+ * a larger block's free finds the free runs over the budget. */
 void place_extents_keep(struct place_extents *e, void *const *runs, unsigned n);
 
 /* Whether the kept runs hold more than a quarter as many pages as the runs in use:
