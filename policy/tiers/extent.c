@@ -57,6 +57,12 @@ static char *page(const struct place_extents *e, uint32_t i)
     return e->lo + (size_t)i * e->unit;
 }
 
+/* page's inverse: the page p starts. */
+static uint32_t index_of(const struct place_extents *e, const void *p)
+{
+    return (uint32_t)((size_t)((const char *)p - e->lo) >> e->shift);
+}
+
 /* The top rises to top, the pages on the way through fresh first. */
 static void rise(struct place_extents *e, uint32_t top)
 {
@@ -185,18 +191,25 @@ static bool aside(const struct place_extents *e)
     return 4 * e->kept_pages > e->used - e->kept_pages;
 }
 
+/* A kept run of pages taken off its list (one is there), under the lock: still used. */
+static void *unkeep(struct place_extents *e, uint32_t pages)
+{
+    void *p = e->kept[pages];
+    e->kept[pages] = *(void **)p;
+    e->kept_pages -= pages;
+    e->kept_n[pages]--;
+    return p;
+}
+
 /* Every kept run among the free runs (place_extents_merge), under the lock. */
 static void merge(struct place_extents *e)
 {
     for (uint32_t pages = 1; pages <= PLACE_KEPT_MAX; pages++)
         while (e->kept[pages]) {
-            char *p = e->kept[pages];
-            e->kept[pages] = *(void **)p;
+            uint32_t i = index_of(e, unkeep(e, pages));
             e->used -= pages;
-            release(e, (uint32_t)((size_t)(p - e->lo) >> e->shift), pages, RUN_DIRTY);
+            release(e, i, pages, RUN_DIRTY);
         }
-    e->kept_pages = 0;
-    memset(e->kept_n, 0, sizeof e->kept_n);
 }
 
 /* A run of n pages at align handed out, under the lock: from a free run, else (grow) from
@@ -245,13 +258,9 @@ static uint32_t carve(struct place_extents *e, uint32_t n, size_t align, bool gr
 static uint32_t split_kept(struct place_extents *e, uint32_t n)
 {
     for (uint32_t pages = n + 1; pages <= PLACE_KEPT_MAX; pages++) {
-        char *p = e->kept[pages];
-        if (!p)
+        if (!e->kept[pages])
             continue;
-        uint32_t i = (uint32_t)((size_t)(p - e->lo) >> e->shift);
-        e->kept[pages] = *(void **)p;
-        e->kept_pages -= pages;
-        e->kept_n[pages]--;
+        uint32_t i = index_of(e, unkeep(e, pages));
         e->used -= pages - n;
         tag(e, i, n, RUN_USED);
         release(e, i + n, pages - n, RUN_DIRTY);
@@ -306,12 +315,8 @@ unsigned place_extents_take_runs(struct place_extents *e, size_t bytes, void **o
     bool clean;
     PLACE_ASSERT(pages > 0 && pages <= PLACE_KEPT_MAX && bytes % e->unit == 0);
     place_lock(&e->lock, PLACE_RANK_ARENAS);
-    for (; got < n && e->kept[pages]; got++) {
-        out[got] = e->kept[pages];
-        e->kept[pages] = *(void **)out[got];
-        e->kept_pages -= pages;
-        e->kept_n[pages]--;
-    }
+    for (; got < n && e->kept[pages]; got++)
+        out[got] = unkeep(e, pages);
     for (uint32_t j; got < n; got++) {
         j = grow ? carve_rising(e, pages, 0, &clean) : carve(e, pages, 0, false, &clean);
         if (j == NONE)
@@ -330,7 +335,7 @@ void place_extents_keep(struct place_extents *e, void *const *runs, unsigned n)
         PLACE_ASSERT(used_run(e, runs[k]) && pages <= PLACE_KEPT_MAX);
         if (e->kept_n[pages] >= PLACE_KEPT_RUNS) { /* merged now */
             e->used -= pages;
-            release(e, (uint32_t)((size_t)((char *)runs[k] - e->lo) >> e->shift), pages, RUN_DIRTY);
+            release(e, index_of(e, runs[k]), pages, RUN_DIRTY);
             continue;
         }
         *(void **)runs[k] = e->kept[pages];
@@ -358,7 +363,7 @@ void place_extents_merge(struct place_extents *e)
 
 size_t place_extents_give(struct place_extents *e, void *p)
 {
-    uint32_t i = (uint32_t)(((char *)p - e->lo) / e->unit), n = e->run[i].pages;
+    uint32_t i = index_of(e, p), n = e->run[i].pages;
     place_lock(&e->lock, PLACE_RANK_ARENAS);
     PLACE_ASSERT(used_run(e, p));
     if (4 * (size_t)n > e->keep)
@@ -389,7 +394,7 @@ size_t place_extents_give(struct place_extents *e, void *p)
 
 bool place_extents_grow(struct place_extents *e, void *p, size_t bytes)
 {
-    uint32_t i = (uint32_t)(((char *)p - e->lo) / e->unit), want = (uint32_t)(bytes / e->unit);
+    uint32_t i = index_of(e, p), want = (uint32_t)(bytes / e->unit);
     bool grown = false;
     place_lock(&e->lock, PLACE_RANK_ARENAS);
     PLACE_ASSERT(used_run(e, p) && want > e->run[i].pages);

@@ -1,7 +1,7 @@
 /* Runs of pages for an arena's large blocks (policy/tiers/extent.c) over a real mapping:
- * the shortest free run first, splitting, merging with both neighbours, alignment, a range used up,
- * zeroed blocks after a reuse (calloc), freed pages given back to the kernel past the
- * budget (mincore says which pages are resident) and by trim. */
+ * the shortest free run first, splitting, merging with both neighbours, alignment, a
+ * range used up, zeroed blocks after a reuse (calloc), freed pages given back to the
+ * kernel past the budget (mincore says which pages are resident) and by trim. */
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
