@@ -262,6 +262,28 @@ struct parser {
 
 static const char sections_expected[] = "expected [libplace], [tier NAME] or [rule NAME]";
 
+/* s's words (split by white space, in place): the first max of them in word, and how
+ * many there are. Not sscanf: its scanner lies in libc pages that nothing else libplace
+ * runs touches, and a process reading a policy held 144 KiB more of libc's text for it
+ * (the page cache maps libc in large folios, which a fault maps whole). */
+static unsigned split_words(char *s, char *word[], unsigned max)
+{
+    unsigned n = 0;
+    for (;;) {
+        while (isspace((unsigned char)*s))
+            s++;
+        if (!*s)
+            return n;
+        if (n < max)
+            word[n] = s;
+        n++;
+        while (*s && !isspace((unsigned char)*s))
+            s++;
+        if (*s)
+            *s++ = 0;
+    }
+}
+
 static void header(struct parser *ps, const char *line)
 {
     struct place_policy *p = ps->p;
@@ -275,7 +297,7 @@ static void header(struct parser *ps, const char *line)
         place_policy_error(p, &ps->at, "%.64s: not a section header; %s", line, sections_expected);
         return;
     }
-    char inner[128], word[16], name[64];
+    char inner[128], words[128];
     size_t n = (size_t)(close - line - 1);
     if (n >= sizeof inner) {
         place_policy_error(p, &ps->at, "%.64s...: a section header this long; %s", line,
@@ -284,17 +306,20 @@ static void header(struct parser *ps, const char *line)
     }
     memcpy(inner, line + 1, n);
     inner[n] = 0;
-    int got = sscanf(inner, " %15s %63s %1s", word, name, (char[2]){0});
+    memcpy(words, inner, n + 1);
+    char *word[2] = {"", ""};
+    unsigned got = split_words(words, word, 2);
+    const char *name = word[1];
     char why[256];
     struct place_buf b = PLACE_BUF(why);
-    if (got == 1 && strcmp(word, "libplace") == 0) {
+    if (got == 1 && strcmp(word[0], "libplace") == 0) {
         if (ps->seen_libplace) {
             place_policy_error(p, &ps->at, "[libplace]: a second [libplace] section; expected one");
             return;
         }
         ps->seen_libplace = true;
         open_libplace(&ps->section, p, &ps->libplace_given);
-    } else if (got == 2 && strcmp(word, "tier") == 0) {
+    } else if (got == 2 && strcmp(word[0], "tier") == 0) {
         char tname[PLACE_NAME_MAX];
         if (!place_value_name(name, tname, &b)) {
             place_policy_error(p, &ps->at, "[%s]: %s", inner, why);
@@ -315,7 +340,7 @@ static void header(struct parser *ps, const char *line)
         t->declared = true;
         t->at = ps->at;
         open_tier(&ps->section, t);
-    } else if (got == 2 && strcmp(word, "rule") == 0) {
+    } else if (got == 2 && strcmp(word[0], "rule") == 0) {
         char rname[PLACE_NAME_MAX];
         if (!place_value_name(name, rname, &b)) {
             place_policy_error(p, &ps->at, "[%s]: %s", inner, why);

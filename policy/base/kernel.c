@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include "fmt.h"
@@ -49,4 +50,14 @@ uint64_t place_process_stat(pid_t pid, int field)
 int place_process_threads(void)
 {
     return (int)place_process_stat(0, 20);
+}
+
+bool place_kernel_ram(size_t *total, size_t *avail)
+{
+    struct sysinfo si;
+    if (sysinfo(&si) != 0 || !si.totalram)
+        return false;
+    *total = (size_t)si.totalram * si.mem_unit;
+    *avail = (size_t)si.freeram * si.mem_unit;
+    return true;
 }

@@ -3,6 +3,7 @@
 #ifndef PLACE_KERNEL_H
 #define PLACE_KERNEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -20,5 +21,10 @@ uint64_t place_process_stat(pid_t pid, int field);
 
 /* How many threads the process has now (field 20), or 0 if unknown. */
 int place_process_threads(void);
+
+/* The machine's memory and how much of it is free, in bytes, as sysconf's
+ * _SC_PHYS_PAGES and _SC_AVPHYS_PAGES say (sysinfo(2)) but without sysconf, whose code
+ * sits in libc pages a program may never fault in otherwise: false when unknown. */
+bool place_kernel_ram(size_t *total, size_t *avail);
 
 #endif

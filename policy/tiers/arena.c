@@ -9,6 +9,7 @@
 #include "../../config/policy.h"
 #include "../base/assert.h"
 #include "../base/guard.h"
+#include "../base/kernel.h"
 #include "../base/pages.h"
 #include "cache.h"
 #include "owner.h"
@@ -79,8 +80,8 @@ static unsigned caller_part(const struct place_arena *a)
 
 size_t place_ram(void)
 {
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    return pages > 0 && page > 0 ? (size_t)pages * (size_t)page : (size_t)1 << 34;
+    size_t total, avail;
+    return place_kernel_ram(&total, &avail) ? total : (size_t)1 << 34;
 }
 
 static struct place_arena arenas[PLACE_MAX_TIERS];

@@ -10,6 +10,7 @@
 
 #include "../../config/policy.h"
 #include "../base/glibc.h"
+#include "../base/kernel.h"
 #include "arena.h"
 #include "tier.h"
 
@@ -43,13 +44,7 @@ static size_t glibc_usable_size(struct place_tier *t, const void *p)
 int place_host_stats(struct place_tier *t, size_t *total, size_t *free)
 {
     (void)t;
-    long pages = sysconf(_SC_PHYS_PAGES), avail = sysconf(_SC_AVPHYS_PAGES);
-    long page = sysconf(_SC_PAGESIZE);
-    if (pages < 0 || avail < 0 || page < 0)
-        return -1;
-    *total = (size_t)pages * (size_t)page;
-    *free = (size_t)avail * (size_t)page;
-    return 0;
+    return place_kernel_ram(total, free) ? 0 : -1;
 }
 
 /* No release: glibc's blocks are freed by the shim without asking any tier. */

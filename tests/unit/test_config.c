@@ -283,6 +283,14 @@ static const struct policy_case invalid[] = {
     {"a section libplace does not know", "[rules a]\n",
      .error = "t.ini:1: [rules a]: not a section libplace knows; expected "
               "[libplace], [tier NAME] or [rule NAME]"},
+    {"a section header of three words", "[rule a b]\nto = dram\n",
+     .error = "t.ini:1: [rule a b]: not a section libplace knows; expected "
+              "[libplace], [tier NAME] or [rule NAME]"},
+    {"a rule name past 63 characters",
+     "[ rule   a123456789b123456789c123456789d123456789e123456789f123456789 ]\n",
+     .error = "t.ini:1: [ rule   a123456789b123456789c123456789d123456789e123456789f123456789 ]: "
+              "'a123456789b123456789c123456789d123456789e123456789f123456789' is not a name; "
+              "expected a letter followed by letters, digits, '_' or '-', at most 31 characters"},
     {"a section header without its ']'", "[rule a\nto = dram\n",
      .error = "t.ini:1: [rule a: not a section header; expected [libplace], [tier NAME] or "
               "[rule NAME]"},
