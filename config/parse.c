@@ -262,27 +262,8 @@ struct parser {
 
 static const char sections_expected[] = "expected [libplace], [tier NAME] or [rule NAME]";
 
-/* s's words (split by white space, in place): the first max of them in word, and how
- * many there are. Not sscanf: its scanner lies in libc pages that nothing else libplace
- * runs touches, and a process reading a policy held 144 KiB more of libc's text for it
- * (the page cache maps libc in large folios, which a fault maps whole). */
-static unsigned split_words(char *s, char *word[], unsigned max)
-{
-    unsigned n = 0;
-    for (;;) {
-        while (isspace((unsigned char)*s))
-            s++;
-        if (!*s)
-            return n;
-        if (n < max)
-            word[n] = s;
-        n++;
-        while (*s && !isspace((unsigned char)*s))
-            s++;
-        if (*s)
-            *s++ = 0;
-    }
-}
+/* What separates the words of a section header and of an inline rule. */
+static const char blanks[] = " \t\r\n";
 
 static void header(struct parser *ps, const char *line)
 {
@@ -306,20 +287,24 @@ static void header(struct parser *ps, const char *line)
     }
     memcpy(inner, line + 1, n);
     inner[n] = 0;
+    /* its words split by strtok_r, not sscanf: sscanf's scanner lies in libc pages that
+     * nothing else libplace runs touches, and a process reading a policy held 144 KiB
+     * more of libc's text for it (the page cache maps libc in large folios, which a
+     * fault maps whole) */
     memcpy(words, inner, n + 1);
-    char *word[2] = {"", ""};
-    unsigned got = split_words(words, word, 2);
-    const char *name = word[1];
+    char *save = NULL, *word = strtok_r(words, blanks, &save);
+    const char *name = word ? strtok_r(NULL, blanks, &save) : NULL;
+    unsigned got = !word ? 0 : !name ? 1 : strtok_r(NULL, blanks, &save) ? 3 : 2;
     char why[256];
     struct place_buf b = PLACE_BUF(why);
-    if (got == 1 && strcmp(word[0], "libplace") == 0) {
+    if (got == 1 && strcmp(word, "libplace") == 0) {
         if (ps->seen_libplace) {
             place_policy_error(p, &ps->at, "[libplace]: a second [libplace] section; expected one");
             return;
         }
         ps->seen_libplace = true;
         open_libplace(&ps->section, p, &ps->libplace_given);
-    } else if (got == 2 && strcmp(word[0], "tier") == 0) {
+    } else if (got == 2 && strcmp(word, "tier") == 0) {
         char tname[PLACE_NAME_MAX];
         if (!place_value_name(name, tname, &b)) {
             place_policy_error(p, &ps->at, "[%s]: %s", inner, why);
@@ -340,7 +325,7 @@ static void header(struct parser *ps, const char *line)
         t->declared = true;
         t->at = ps->at;
         open_tier(&ps->section, t);
-    } else if (got == 2 && strcmp(word[0], "rule") == 0) {
+    } else if (got == 2 && strcmp(word, "rule") == 0) {
         char rname[PLACE_NAME_MAX];
         if (!place_value_name(name, rname, &b)) {
             place_policy_error(p, &ps->at, "[%s]: %s", inner, why);
@@ -576,7 +561,7 @@ static void inline_rule(struct place_policy *p, const struct place_origin *at, c
     struct section s;
     open_rule(&s, r);
     char *save = NULL;
-    for (char *w = strtok_r(words, " \t\r\n", &save); w; w = strtok_r(NULL, " \t\r\n", &save)) {
+    for (char *w = strtok_r(words, blanks, &save); w; w = strtok_r(NULL, blanks, &save)) {
         char *eq = strchr(w, '=');
         if (!eq || eq == w) {
             place_policy_error(p, at, "%.64s: not a key=value word; expected key=value, as to=hbw",

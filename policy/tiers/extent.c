@@ -162,6 +162,14 @@ static uint32_t release(struct place_extents *e, uint32_t i, uint32_t n, uint8_t
     return i;
 }
 
+/* [i, i + n), handed out until now (a block freed, a kept run merged, a kept run's tail
+ * past a cut), among the free runs as release puts it: the merged run's first page. */
+static uint32_t unuse(struct place_extents *e, uint32_t i, uint32_t n)
+{
+    e->used -= n;
+    return release(e, i, n, RUN_DIRTY);
+}
+
 /* A free run holding n pages from a page aligned so, or NONE. First fit from the bin
  * that may hold n upwards. */
 static uint32_t find(const struct place_extents *e, uint32_t n, size_t align, uint32_t *at)
@@ -205,11 +213,8 @@ static void *unkeep(struct place_extents *e, uint32_t pages)
 static void merge(struct place_extents *e)
 {
     for (uint32_t pages = 1; pages <= PLACE_KEPT_MAX; pages++)
-        while (e->kept[pages]) {
-            uint32_t i = index_of(e, unkeep(e, pages));
-            e->used -= pages;
-            release(e, i, pages, RUN_DIRTY);
-        }
+        while (e->kept[pages])
+            unuse(e, index_of(e, unkeep(e, pages)), pages);
 }
 
 /* A run of n pages at align handed out, under the lock: from a free run, else (grow) from
@@ -261,9 +266,8 @@ static uint32_t split_kept(struct place_extents *e, uint32_t n)
         if (!e->kept[pages])
             continue;
         uint32_t i = index_of(e, unkeep(e, pages));
-        e->used -= pages - n;
         tag(e, i, n, RUN_USED);
-        release(e, i + n, pages - n, RUN_DIRTY);
+        unuse(e, i + n, pages - n);
         return i;
     }
     return NONE;
@@ -334,8 +338,7 @@ void place_extents_keep(struct place_extents *e, void *const *runs, unsigned n)
         uint32_t pages = place_extents_pages(e, runs[k]);
         PLACE_ASSERT(used_run(e, runs[k]) && pages <= PLACE_KEPT_MAX);
         if (e->kept_n[pages] >= PLACE_KEPT_RUNS) { /* merged now */
-            e->used -= pages;
-            release(e, index_of(e, runs[k]), pages, RUN_DIRTY);
+            unuse(e, index_of(e, runs[k]), pages);
             continue;
         }
         *(void **)runs[k] = e->kept[pages];
@@ -375,8 +378,7 @@ size_t place_extents_give(struct place_extents *e, void *p)
             e->recent_at = now;
         e->recent = in_use;
     }
-    e->used -= n;
-    i = release(e, i, n, RUN_DIRTY);
+    i = unuse(e, i, n);
     if (!e->keep_pages && e->dirty > e->keep && e->dirty > e->recent + e->recent / 4) {
         /* over the budget: this run's pages go back, out of the lock; it counts as used
          * meanwhile, so no thread takes it or merges with it */
