@@ -1,3 +1,4 @@
+#include "../policy/base/large.h"
 #include "options.h"
 
 #include <ctype.h>
@@ -17,7 +18,7 @@
 #include "values.h"
 
 struct place_options place_options;
-struct place_policy place_config;
+struct place_policy place_config PLACE_LARGE;
 
 /* The report path is copied: programs that rewrite their environment block (to show a
  * process title, as nginx and PostgreSQL do) would otherwise change it under libplace.
@@ -34,7 +35,7 @@ static void literally(struct place_buf *b, const char *s)
 
 static const char *keep_report_path(const char *value)
 {
-    static char path[PATH_MAX];
+    static char path[PATH_MAX] PLACE_LARGE;
     char cwd[PATH_MAX];
     struct place_buf b = PLACE_BUF(path);
     if (value[0] != '/' && getcwd(cwd, sizeof cwd)) {
@@ -85,7 +86,7 @@ static bool reports_here(const struct place_policy *p)
  * everyone's. NULL when that does not fit a path. */
 static const char *others_path(const char *path)
 {
-    static char out[PATH_MAX];
+    static char out[PATH_MAX] PLACE_LARGE;
     struct stat st;
     if (!strchr(path, '%') && lstat(path, &st) == 0 && S_ISCHR(st.st_mode))
         return path;

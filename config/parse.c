@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../policy/base/large.h"
 #include "keys.h"
 #include "values.h"
 
@@ -503,7 +504,7 @@ void place_policy_parse_file(struct place_policy *p, const char *path)
     /* static, not the heap: the policy is read while the program's allocator is being
      * set up, and its pages cost nothing until a file is read into them. Read to the end
      * of the file, whatever st_size says: /proc files say 0 and have content. */
-    static char text[FILE_MAX_BYTES + 2];
+    static char text[FILE_MAX_BYTES + 2] PLACE_LARGE;
     size_t got = 0;
     ssize_t r = 0;
     while (got <= FILE_MAX_BYTES && (r = read(fd, text + got, FILE_MAX_BYTES + 1 - got)) != 0) {
@@ -583,7 +584,7 @@ static void inline_rule(struct place_policy *p, const struct place_origin *at, c
 void place_policy_parse_inline(struct place_policy *p, const char *source, const char *text)
 {
     hash(p, text);
-    static char copy[4096];
+    static char copy[4096] PLACE_LARGE;
     if (strlen(text) >= sizeof copy) {
         place_policy_error(p, &(struct place_origin){source, 0, false},
                            "longer than %zu characters; expected a policy file for that much",

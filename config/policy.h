@@ -138,14 +138,21 @@ struct place_rule_config {
     uint32_t given, seen;
 };
 
+/* The words every process writes come first (the counts, the settings), then the strings
+ * and tables, so that a policy of a few rules writes a few pages of these 73 KiB (they
+ * lie in zeroed memory: base/large.h). */
 struct place_policy {
+    unsigned ntiers, nrules, npatterns;
+    unsigned errors;
+    uint64_t hash; /* FNV-1a of the policy text and the inline rules */
+    /* where errors go: the shim prints them, the tests collect them */
+    void (*error)(void *ctx, const char *line);
+    void *error_ctx;
     /* [libplace] */
-    char report[PATH_MAX]; /* "" none, "stderr", or a path template */
     enum place_report_format { PLACE_REPORT_TEXT, PLACE_REPORT_JSON } report_format;
     int report_signal;    /* 0: none */
     bool report_children; /* forked children write reports of their own */
     bool report_on_fatal; /* a signal that ends the program writes the report first */
-    char report_only[256]; /* "": every process but launchers; else globs of process names, ", " */
     enum place_verify { PLACE_VERIFY_SAMPLE, PLACE_VERIFY_ALL, PLACE_VERIFY_OFF } verify;
     enum place_on_error on_error;
     bool dry_run;
@@ -159,22 +166,16 @@ struct place_policy {
                             * for how often they are touched (stats/access.h) */
     uint64_t profile_min;  /* at least a page */
     unsigned profile_interval_ms;
+    char file[PATH_MAX];   /* the policy file, "" when there is none */
+    char report[PATH_MAX]; /* "" none, "stderr", or a path template */
+    char report_only[256]; /* "": every process but launchers; else globs of process names, ", " */
     char wrappers[256];    /* globs of the program's own allocation wrappers, ", " */
     char heaps[256];       /* globs of libraries (file or function names) that keep a GPU
                             * heap of their own, besides NVSHMEM, ", " */
     /* index 0 is always dram */
     struct place_tier_config tiers[PLACE_MAX_TIERS];
-    unsigned ntiers;
     struct place_rule_config rules[PLACE_MAX_RULES];
-    unsigned nrules;
     struct place_pattern patterns[PLACE_MAX_PATTERNS];
-    unsigned npatterns;
-    char file[PATH_MAX]; /* the policy file, "" when there is none */
-    uint64_t hash;       /* FNV-1a of the policy text and the inline rules */
-    unsigned errors;
-    /* where errors go: the shim prints them, the tests collect them */
-    void (*error)(void *ctx, const char *line);
-    void *error_ctx;
 };
 
 /* Empty policy: dram only, no rules, defaults; errors go to fn(ctx, line). */

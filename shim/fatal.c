@@ -17,6 +17,7 @@
  * thread's: a fault inside the report finds its thread writing and goes straight to the
  * default action. A stack overflow's SIGSEGV
  * cannot run any handler without an alternate stack, and ends without a report. */
+#include "../policy/base/large.h"
 #include "fatal.h"
 
 #include <errno.h>
@@ -32,7 +33,7 @@ static const int fatal[] = {SIGTERM, SIGINT,  SIGHUP, SIGQUIT, SIGSEGV,
 
 /* Per signal: whether libplace holds it, and the action the program has asked for. */
 static bool held[NSIG];
-static struct sigaction program[NSIG];
+static struct sigaction program[NSIG] PLACE_LARGE;
 
 static void on_fatal(int sig, siginfo_t *info, void *context);
 

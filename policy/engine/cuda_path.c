@@ -1,3 +1,4 @@
+#include "../base/large.h"
 #include "cuda_path.h"
 
 #include <sched.h>
@@ -23,7 +24,7 @@ enum { MAX_GPUS = 64 };
 
 /* The one-tier chain an allocation no rule takes follows on its GPU: no fallback, the
  * GPU is the limit. */
-static struct place_rule_config gpu_rules[MAX_GPUS];
+static struct place_rule_config gpu_rules[MAX_GPUS] PLACE_LARGE;
 
 static const char *build_gpu_rules(void *arg)
 {

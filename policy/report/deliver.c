@@ -1,5 +1,6 @@
 /* Where a report goes: stderr, or a file created anew from the path template (never
  * clobbering one), at exit, on a signal or on demand; one report at a time. */
+#include "../base/large.h"
 #include "report.h"
 
 #include <errno.h>
@@ -80,7 +81,7 @@ static void give_turn(void)
 
 static void report(int fd, int signal)
 {
-    static struct place_gathered g;
+    static struct place_gathered g PLACE_LARGE;
     if (!signal)
         place_libs_explain();
     place_gather(&g, signal);

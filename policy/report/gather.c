@@ -1,3 +1,4 @@
+#include "../base/large.h"
 #include "gather.h"
 
 #include "../tiers/arena.h"
@@ -107,7 +108,7 @@ static void node(struct place_node_row *n, struct place_tier *t, int signal)
  * rule's entries, so a row shows where one call site's blocks went. */
 static void sites(struct place_gathered *g)
 {
-    static struct place_site_count raw[PLACE_SITE_SLOTS];
+    static struct place_site_count raw[PLACE_SITE_SLOTS] PLACE_LARGE;
     unsigned total, n = place_sites_top(raw, PLACE_SITE_SLOTS, &total);
     unsigned rows = 0;
     for (unsigned k = 0; k < n; k++) {
@@ -149,7 +150,7 @@ static void sites(struct place_gathered *g)
 
 static void profile(struct place_gathered *g)
 {
-    static struct place_profile_row rows[PLACE_MAX_PROFILE];
+    static struct place_profile_row rows[PLACE_MAX_PROFILE] PLACE_LARGE;
     unsigned want = place_config.sites < PLACE_MAX_PROFILE ? place_config.sites : PLACE_MAX_PROFILE;
     g->nprofile = place_profile_top(rows, want, &g->total_profile, &g->sample, &g->lost, !g->signal);
     for (unsigned k = 0; k < g->nprofile; k++)

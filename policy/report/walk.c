@@ -2,6 +2,7 @@
  * lists them, the text's lines each in its part (walk_parts.h), both from one visit of
  * each thing. Here the process, the policy, the rules and the symmetric heap; the tiers
  * and the sites have files of their own. */
+#include "../base/large.h"
 #include "walk.h"
 
 #include <string.h> /* sigabbrev_np */
@@ -210,7 +211,7 @@ static void symmetric(struct place_emit *e, const struct place_gathered *g)
 }
 void place_report_walk(int fd, enum place_report_format form, const struct place_gathered *g)
 {
-    static struct place_emit e; /* large, and a signal handler's stack may be small */
+    static struct place_emit e PLACE_LARGE; /* large, and a signal handler's stack may be small */
     place_emit_begin(&e, form, fd);
     process(&e, g);
     policy(&e, g);

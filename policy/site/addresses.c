@@ -1,3 +1,4 @@
+#include "../base/large.h"
 #include "addresses.h"
 
 #include "cfi.h"
@@ -5,7 +6,8 @@
 
 enum { PROBES = 16 };
 
-struct place_address place_addresses[1 << PLACE_ADDRESS_BITS] __attribute__((aligned(32)));
+struct place_address place_addresses[1 << PLACE_ADDRESS_BITS] PLACE_LARGE
+    __attribute__((aligned(32)));
 
 /* An answer is kept only if the modules did not change while it was made. */
 __attribute__((noinline)) struct place_answer place_address_slow(uintptr_t ra)

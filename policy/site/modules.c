@@ -1,3 +1,4 @@
+#include "../base/large.h"
 #include "modules.h"
 
 #include <limits.h>
@@ -119,7 +120,7 @@ enum { NKNOWN = sizeof known_wrappers / sizeof *known_wrappers };
  * that tail: each function's name is matched against the few that can match it (cc1's
  * 27 600 functions, C++ names of 60 bytes and more, against every glob cost 180M
  * instructions at its first site lookup). Made once, when wrappers are turned on. */
-static uint8_t known_by_first[256][NKNOWN];
+static uint8_t known_by_first[256][NKNOWN] PLACE_LARGE;
 static uint8_t known_count[256];
 static uint8_t known_tails[NKNOWN];
 static unsigned known_ntails;

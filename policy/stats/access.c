@@ -1,3 +1,4 @@
+#include "../base/large.h"
 #include "access.h"
 
 #include <fcntl.h>
@@ -207,7 +208,7 @@ static void line(const char *s, size_t n, long *at, size_t count)
  * mapping, and the next interval opens smaps anew. */
 static void read_smaps(size_t count)
 {
-    static char buf[1 << 16];
+    static char buf[1 << 16] PLACE_LARGE;
     size_t have = 0;
     long at = -1;
     off_t offset = 0;
@@ -233,7 +234,7 @@ static void read_smaps(size_t count)
 /* The written bytes of each tracked block: its pages' soft-dirty bits. */
 static void read_written(size_t count)
 {
-    static uint64_t entries[512];
+    static uint64_t entries[512] PLACE_LARGE;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     for (size_t k = 0; k < count; k++) {
         uint64_t dirty = 0;

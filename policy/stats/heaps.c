@@ -1,3 +1,4 @@
+#include "../base/large.h"
 #include "heaps.h"
 
 #include <stdatomic.h>
@@ -13,7 +14,7 @@ static struct slot {
     _Atomic int64_t bytes, peak;
     _Atomic int named; /* 0: free, 1: its name being written, 2: written */
     char owner[PLACE_HEAP_OWNER_MAX];
-} heaps[PLACE_MAX_TIERS][PLACE_HEAP_OWNERS];
+} heaps[PLACE_MAX_TIERS][PLACE_HEAP_OWNERS] PLACE_LARGE;
 
 static bool owns(struct slot *s, const char *owner)
 {

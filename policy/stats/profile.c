@@ -1,3 +1,4 @@
+#include "../base/large.h"
 #include "profile.h"
 
 #include <pthread.h>
@@ -9,7 +10,7 @@
 #include "../base/rank.h"
 #include "../base/top.h"
 
-uint8_t place_profile_filter[1u << PLACE_FILTER_BITS];
+uint8_t place_profile_filter[1u << PLACE_FILTER_BITS] PLACE_LARGE;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t rate = 512 * 1024;
@@ -56,7 +57,7 @@ struct site {
     double touched_sum, touched_peak, live_sum, written_sum, written_live_sum;
     uint64_t touched_now; /* the interval being added */
 };
-static struct site sites[SITES + 1];
+static struct site sites[SITES + 1] PLACE_LARGE;
 
 struct block {
     uintptr_t p; /* 0: free */

@@ -1,3 +1,4 @@
+#include "../base/large.h"
 #include "sites.h"
 
 #include <string.h>
@@ -9,10 +10,11 @@ enum { SITE_BITS = 12, SITES = 1 << SITE_BITS, SITE_PROBES = 32 };
 _Static_assert(SITES + 1 == PLACE_SITE_SLOTS, "sites.h names the table's size");
 _Static_assert(SITES + PLACE_MAX_RULES + 1 == PLACE_SITE_ENTRIES, "sites.h names the entries");
 
-static _Atomic uint64_t site_keys[SITES];
+static _Atomic uint64_t site_keys[SITES] PLACE_LARGE;
+/* the sites, then "other sites" of rule -1 (none), 0, 1, ... */
 static struct {
     _Atomic uint64_t allocs, bytes;
-} sites[SITES + PLACE_MAX_RULES + 1]; /* then "other sites" of rule -1 (none), 0, 1, ... */
+} sites[SITES + PLACE_MAX_RULES + 1] PLACE_LARGE;
 
 /* The table's entry for key (claimed if new), or its rule's "other sites". */
 static long entry(uint64_t key)

@@ -1,3 +1,4 @@
+#include "../base/large.h"
 #include "threads.h"
 
 #include <errno.h>
@@ -19,7 +20,7 @@ enum { SLOTS = 1024 };
 /* The lock is taken when a thread registers and when it exits, and by snapshots; never
  * per allocation. */
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct place_slot slots[SLOTS];
+static struct place_slot slots[SLOTS] PLACE_LARGE;
 static unsigned slots_used;   /* high-water mark: slots at and above it were never live */
 static uint64_t threads_seen; /* threads that counted an allocation, with a slot or not */
 

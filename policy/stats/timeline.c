@@ -1,3 +1,4 @@
+#include "../base/large.h"
 #include "timeline.h"
 
 #include <pthread.h>
@@ -12,7 +13,7 @@ enum { MIN_INTERVAL_NS = 1000000 };
 bool place_timeline_on;
 _Atomic int64_t place_timeline_next;
 static int64_t interval; /* 0: every change, until the table first fills */
-static struct place_timeline line;
+static struct place_timeline line PLACE_LARGE;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The coarse clock is a vDSO read of a few nanoseconds with the kernel tick's resolution
@@ -88,7 +89,7 @@ void place_timeline_start(void)
 
 const struct place_timeline *place_timeline_final(bool wait)
 {
-    static struct place_timeline copy; /* the reports take turns (report/deliver.c) */
+    static struct place_timeline copy PLACE_LARGE; /* the reports take turns (report/deliver.c) */
     if (wait ? pthread_mutex_lock(&lock) != 0 : pthread_mutex_trylock(&lock) != 0)
         return &copy; /* the last report's, or none */
     if (place_timeline_on)

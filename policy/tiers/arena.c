@@ -1,3 +1,4 @@
+#include "../base/large.h"
 #include "arena.h"
 
 #include <stdbool.h>
@@ -84,7 +85,7 @@ size_t place_ram(void)
     return place_kernel_ram(&total, &avail) ? total : (size_t)1 << 34;
 }
 
-static struct place_arena arenas[PLACE_MAX_TIERS];
+static struct place_arena arenas[PLACE_MAX_TIERS] PLACE_LARGE;
 static unsigned narenas;
 
 int place_arena_tier(struct place_tier *t, const struct place_arena_spec *spec)

@@ -1,3 +1,4 @@
+#include "../base/large.h"
 #include "binding.h"
 
 #include <numa.h>
@@ -302,9 +303,9 @@ enum { WINDOW = 4096, SAMPLE = 1024 };
 static void scan(const struct place_arena *a, uint64_t nodes, uint64_t stride,
                  struct place_verified *v)
 {
-    static unsigned char in[WINDOW];
-    static void *pages[WINDOW];
-    static int where[WINDOW];
+    static unsigned char in[WINDOW] PLACE_LARGE;
+    static void *pages[WINDOW] PLACE_LARGE;
+    static int where[WINDOW] PLACE_LARGE;
     const size_t page = 4096;
     uint64_t seen = 0;
     for (size_t off = 0; off < a->len; off += WINDOW * page) {

@@ -1,3 +1,4 @@
+#include "../base/large.h"
 #include "cache.h"
 
 #include <pthread.h>
@@ -17,7 +18,7 @@ static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 /* A thread that exited: bins of no room, so whatever it allocates or frees after its
  * exit hook goes to the shared pool one block at a time. Shared by every such thread:
  * never grown. */
-static struct place_bins no_bins;
+static struct place_bins no_bins PLACE_LARGE;
 static struct place_tcache exited = {.tier = {[0 ... PLACE_MAX_TIERS - 1] = &no_bins}};
 
 void place_cache_caps(uint64_t limit, uint8_t caps[PLACE_CLASSES])

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../../config/policy.h"
+#include "../base/large.h"
 #include "driver.h"
 #include "tier.h"
 
@@ -20,8 +21,8 @@ struct place_tier *place_cuda_device_tier(int dev)
 
 static void add_gpu_tiers(void)
 {
-    static struct place_tier added[MAX_GPUS];
-    static struct place_tier_config config[MAX_GPUS];
+    static struct place_tier added[MAX_GPUS] PLACE_LARGE;
+    static struct place_tier_config config[MAX_GPUS] PLACE_LARGE;
     for (unsigned n = 1; place_tiers[n]; n++) {
         const struct place_tier_config *c = place_tiers[n]->config;
         if (c->kind == PLACE_DEVICE && c->device < MAX_GPUS && !gpu_tier[c->device])

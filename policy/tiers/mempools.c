@@ -1,3 +1,4 @@
+#include "../base/large.h"
 #include "mempools.h"
 
 #include <stdatomic.h>
@@ -16,7 +17,7 @@ enum { MAX_POOLS = 256 };
 static struct {
     _Atomic(CUmemoryPool) pool;
     _Atomic int dev; /* + 1: a slot never written reads 0, unknown */
-} pools[MAX_POOLS];
+} pools[MAX_POOLS] PLACE_LARGE;
 
 static int dev_of(int i)
 {

@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 
 #include "../../config/policy.h"
+#include "../base/large.h"
 #include "../base/pages.h"
 #include "arena.h"
 #include "driver.h"
@@ -27,7 +28,7 @@ static struct pinned {
         size_t size;
     } spare[SPARE]; /* given back, for later chunks */
     unsigned nspare;
-} ranges[PLACE_MAX_TIERS];
+} ranges[PLACE_MAX_TIERS] PLACE_LARGE;
 
 /* Addresses for a chunk: a given-back stretch that holds it, else fresh ones. Called
  * under the pool's lock, as all of the source is. */

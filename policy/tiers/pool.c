@@ -1,3 +1,4 @@
+#include "../base/large.h"
 #include "pool.h"
 
 #include <string.h>
@@ -261,7 +262,7 @@ size_t place_pool_reclaim(struct place_pool *pool, size_t want)
 
 int place_pool_tier(struct place_tier *t)
 {
-    static struct place_pool made[PLACE_MAX_TIERS];
+    static struct place_pool made[PLACE_MAX_TIERS] PLACE_LARGE;
     static unsigned n;
     if (n == PLACE_MAX_TIERS) {
         t->unavailable = "libplace's table of pools is full";

@@ -1,3 +1,4 @@
+#include "../base/large.h"
 #include "tier.h"
 
 #include <string.h>
@@ -29,7 +30,7 @@ static const struct kind {
 
 void place_tiers_init(const struct place_policy *policy)
 {
-    static struct place_tier configured[PLACE_MAX_TIERS];
+    static struct place_tier configured[PLACE_MAX_TIERS] PLACE_LARGE;
     for (unsigned k = 1; policy && k < policy->ntiers; k++) {
         const struct place_tier_config *c = &policy->tiers[k];
         struct place_tier *t = &configured[k];
