@@ -1,4 +1,3 @@
-#include "../policy/base/large.h"
 #include "options.h"
 
 #include <ctype.h>
@@ -11,6 +10,7 @@
 #include <unistd.h>
 
 #include "../policy/base/fmt.h"
+#include "../policy/base/large.h"
 #include "../policy/base/path.h"
 #include "../policy/base/out.h"
 #include "describe.h"

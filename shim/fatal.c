@@ -17,7 +17,6 @@
  * thread's: a fault inside the report finds its thread writing and goes straight to the
  * default action. A stack overflow's SIGSEGV
  * cannot run any handler without an alternate stack, and ends without a report. */
-#include "../policy/base/large.h"
 #include "fatal.h"
 
 #include <errno.h>
@@ -25,6 +24,7 @@
 #include <stdbool.h>
 
 #include "../policy/base/glibc.h"
+#include "../policy/base/large.h"
 #include "../policy/report/report.h"
 #include "export.h"
 

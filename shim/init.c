@@ -203,7 +203,7 @@ __attribute__((constructor)) static void place_init(void)
     place_tiers_init(placing ? &place_config : NULL);
     place_gates_set(reporting, placing && place_config.dry_run);
     if (placing)
-        place_policy_start(&place_config);
+        place_policy_start(&place_config, reporting);
     if (reporting && place_config.profile_access && placing && place_config.dry_run)
         place_access_refuse(place_config.profile_interval_ms, place_config.profile_min,
                             "a dry run's blocks are planned, not tracked");

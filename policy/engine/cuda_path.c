@@ -1,4 +1,3 @@
-#include "../base/large.h"
 #include "cuda_path.h"
 
 #include <sched.h>
@@ -7,6 +6,7 @@
 #include <string.h>
 
 #include "../base/guard.h"
+#include "../base/large.h"
 #include "../site/modules.h"
 #include "../stats/heaps.h"
 #include "../stats/sites.h"

@@ -29,17 +29,19 @@ static unsigned site_depth; /* the deepest site search of any rule */
 static uint8_t class_first[PLACE_CLASSES];
 /* The fast path's view of the class's first rule, when that rule's first tier is an
  * arena (served from the thread's cache): the tier, the site key without the return
- * address, the rule's sizes in the class, and its site patterns and depth (0: none). */
+ * address, the rule's sizes in the class, and its site patterns and the index of its
+ * depth's masks in a memo entry's cum (depth - 1). */
 static struct {
     struct place_tier *tier;
     uint64_t key;
     size_t lo, span;
     uint64_t patterns;
-    unsigned depth;
-    bool last; /* no later malloc rule takes a size of the class: a refusal is glibc's */
-} fast[PLACE_CLASSES];
+    unsigned at;
+    bool last;  /* no later malloc rule takes a size of the class: a refusal is glibc's */
+    bool plain; /* last, and nothing counted: a refusal is glibc's block, straight */
+} __attribute__((aligned(64))) fast[PLACE_CLASSES]; /* a line each: indexed by a shift */
 
-static void index_rules(void)
+static void index_rules(bool counting)
 {
     for (unsigned c = 0; c < PLACE_CLASSES; c++) {
         uint64_t lo = c ? place_class_size[c - 1] + 1 : 0, hi = place_class_size[c];
@@ -61,17 +63,18 @@ static void index_rules(void)
             fast[c].lo = r->min;
             fast[c].span = (r->max > hi ? hi : (size_t)r->max) - r->min;
             fast[c].patterns = r->patterns;
-            fast[c].depth = r->depth;
+            fast[c].at = r->depth ? r->depth - 1 : 0;
             fast[c].last = true;
             for (unsigned j = k + 1; j < place_nrules; j++)
                 if ((place_rules[j]->api & PLACE_API_MALLOC) && place_rules[j]->max >= lo &&
                     place_rules[j]->min <= hi)
                     fast[c].last = false;
+            fast[c].plain = fast[c].last && !counting;
         }
     }
 }
 
-void place_policy_start(const struct place_policy *policy)
+void place_policy_start(const struct place_policy *policy, bool counting)
 {
     size_t lo = SIZE_MAX, hi = 0;
     uint64_t patterns = 0;
@@ -96,7 +99,7 @@ void place_policy_start(const struct place_policy *policy)
         place_modules_start(policy);
     if (site_depth) /* a site past a wrapper is unwound even for a rule of depth 1 */
         place_sites_start(patterns, site_depth);
-    index_rules();
+    index_rules(counting);
     /* last, once the rules are ready; a reader that sees one of its two words new and
      * the other old lets some other sizes in, and the rules send them to glibc */
     if (lo <= hi)
@@ -255,7 +258,7 @@ static inline uint8_t site_was(void)
  * class c's first rule within its depth. */
 static inline bool site_takes(unsigned c, const uint64_t *cum)
 {
-    return cum[fast[c].depth - 1] & fast[c].patterns;
+    return cum[fast[c].at] & fast[c].patterns;
 }
 
 /* A site path's block that the bin cannot give (the guard up): its class's first rule
@@ -308,7 +311,7 @@ site_known(size_t size, unsigned c, enum place_call call, uintptr_t ra, const ui
 {
     if (site_takes(c, cum))
         return site_taken(size, c, call, ra);
-    if (fast[c].last && !place_counting) {
+    if (fast[c].plain) {
         place_guard_leave(site_was());
         return call == PLACE_CALLOC ? place_libc_calloc(1, size) : place_libc_malloc(size);
     }
@@ -319,12 +322,12 @@ site_known(size_t size, unsigned c, enum place_call call, uintptr_t ra, const ui
  * is up), then as fast_site. What the lookup calls may set errno (a table's mapping, the
  * modules read anew), which glibc's malloc would have left alone. */
 __attribute__((noinline)) static void *site_unknown(size_t size, unsigned c, enum place_call call,
-                                                    uintptr_t ra, uintptr_t sp)
+                                                    uintptr_t ra, uintptr_t key)
 {
     int saved = errno;
     struct place_cfi_frame here; /* reached by tail calls: its caller is the program */
     PLACE_CFI_HERE(here);
-    const uint64_t *cum = place_site_masks_unknown(ra, sp, &here);
+    const uint64_t *cum = place_site_masks_unknown(ra, place_memo_sp(ra, key), &here);
     errno = saved;
     return site_known(size, c, call, ra, cum);
 }
@@ -338,10 +341,10 @@ __attribute__((noinline)) static void *fast_site(size_t size, unsigned c, enum p
                                                  uintptr_t ra)
 {
     place_guard_enter();
-    uintptr_t sp = place_stack_pointer();
-    const struct place_memo *m = place_memo_hit(ra, sp);
+    uintptr_t key = place_memo_key(ra, place_stack_pointer());
+    const struct place_memo *m = place_memo_hit(ra, key);
     if (!m)
-        return site_unknown(size, c, call, ra, sp);
+        return site_unknown(size, c, call, ra, key);
     return site_known(size, c, call, ra, m->cum);
 }
 

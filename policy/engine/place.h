@@ -41,8 +41,9 @@ extern PLACE_HIDDEN const struct place_rule_config *place_rules[PLACE_MAX_RULES]
 extern PLACE_HIDDEN unsigned place_nrules;
 
 /* Compiles the policy's rules and sets the window; then resolves site patterns against
- * the modules loaded now. */
-void place_policy_start(const struct place_policy *policy);
+ * the modules loaded now. counting: whether a report is wanted (place_counting, set
+ * after this). */
+void place_policy_start(const struct place_policy *policy, bool counting);
 
 /* The first rule for api (PLACE_API_MALLOC or PLACE_API_CUDA) that takes size bytes
  * asked for from return address ra, or -1. */

@@ -1,6 +1,5 @@
 /* Where a report goes: stderr, or a file created anew from the path template (never
  * clobbering one), at exit, on a signal or on demand; one report at a time. */
-#include "../base/large.h"
 #include "report.h"
 
 #include <errno.h>
@@ -16,6 +15,7 @@
 #include "../../config/options.h"
 #include "../base/fmt.h"
 #include "../base/glibc.h"
+#include "../base/large.h"
 #include "../base/lib.h"
 #include "../base/out.h"
 #include "../base/path.h"

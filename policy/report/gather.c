@@ -1,6 +1,6 @@
-#include "../base/large.h"
 #include "gather.h"
 
+#include "../base/large.h"
 #include "../tiers/arena.h"
 #include "../tiers/cache.h"
 

@@ -2,13 +2,13 @@
  * lists them, the text's lines each in its part (walk_parts.h), both from one visit of
  * each thing. Here the process, the policy, the rules and the symmetric heap; the tiers
  * and the sites have files of their own. */
-#include "../base/large.h"
 #include "walk.h"
 
 #include <string.h> /* sigabbrev_np */
 
 #include "../../config/values.h"
 #include "../base/fmt.h"
+#include "../base/large.h"
 #include "../engine/fold.h"
 #include "walk_parts.h"
 

@@ -1,6 +1,6 @@
-#include "../base/large.h"
 #include "addresses.h"
 
+#include "../base/large.h"
 #include "cfi.h"
 #include "site.h"
 

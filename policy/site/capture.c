@@ -21,7 +21,7 @@ static __thread struct place_memo spare __attribute__((tls_model("initial-exec")
 static int untrusted_of(const struct place_memo_set *set, uintptr_t ra, uintptr_t sp)
 {
     for (unsigned w = 0; set && w < PLACE_MEMO_WAYS; w++)
-        if (set->ra[w] == ra && set->sp[w] == (sp | 1))
+        if (set->key[w] == (place_memo_key(ra, sp) ^ 1) && set->ra[w] == ra)
             return (int)w;
     return -1;
 }
@@ -51,7 +51,7 @@ static const uint64_t *keep(struct place_memo_set *set, struct place_memo *m, ui
         unsigned w = (unsigned)(m - set->way);
         if (trusted)
             place_memo_mark_end(m);
-        set->sp[w] = trusted ? sp : sp | 1;
+        set->key[w] = place_memo_key(ra, sp) ^ !trusted;
         set->ra[w] = ra;
     }
     return m->cum;
@@ -88,7 +88,7 @@ const uint64_t *place_site_masks_unknown(uintptr_t ra, uintptr_t sp,
         memset(table, 0, PLACE_MEMO_SETS * sizeof *table);
         place_self.memos_gen = gen;
     }
-    struct place_memo_set *set = table ? place_memo_set_of(table, ra, sp) : NULL;
+    struct place_memo_set *set = table ? place_memo_set_of(table, place_memo_key(ra, sp)) : NULL;
     /* place_memo_hit found no trusted entry: the stack is walked into the set's next
      * victim, trusted at once */
     struct place_memo *m = set ? fill(set, -1) : &spare;
@@ -106,7 +106,7 @@ const uint64_t *place_site_masks_unknown(uintptr_t ra, uintptr_t sp,
 
 const uint64_t *place_site_masks(uintptr_t ra, uintptr_t sp)
 {
-    const struct place_memo *hit = place_memo_hit(ra, sp);
+    const struct place_memo *hit = place_memo_hit(ra, place_memo_key(ra, sp));
     return hit ? hit->cum : place_site_masks_unknown(ra, sp, NULL);
 }
 

@@ -52,10 +52,14 @@ struct place_memo {
 };
 
 /* The ways' keys sit together, ahead of the entries, so that a lookup compares them
- * in a line or two. sp's bit 0 is set while a way is not trusted (stack pointers are
- * aligned), so that a hit compares the key alone; ra 0: no entry. */
+ * in a line or two. A way's key is ra ^ sp, which the lookup has computed for the set
+ * (place_memo_key): a way of another key fails one compare, whether its ra or its sp
+ * differs (a wrapper's call has one ra and many sp, a function's calls one sp and many
+ * ra); ra, compared once the key matches, makes it exact. The key's bit 0 is flipped
+ * while a way is not trusted (stack pointers are aligned), so that a hit compares the
+ * key alone; ra 0: no entry. */
 struct place_memo_set {
-    uintptr_t ra[PLACE_MEMO_WAYS], sp[PLACE_MEMO_WAYS];
+    uintptr_t key[PLACE_MEMO_WAYS], ra[PLACE_MEMO_WAYS];
     unsigned victim; /* the way the next miss replaces: round robin */
     struct place_memo way[PLACE_MEMO_WAYS];
 };
@@ -74,10 +78,21 @@ static inline struct place_memo_set *place_memos_own(void)
     return place_memos_make();
 }
 
-static inline struct place_memo_set *place_memo_set_of(struct place_memo_set *table, uintptr_t ra,
-                                                       uintptr_t sp)
+/* The key of a trusted entry for the call at ra with the stack pointer sp, and back:
+ * the lookup's miss path keeps the key alone, one register fewer. */
+static inline uintptr_t place_memo_key(uintptr_t ra, uintptr_t sp)
 {
-    return &table[((ra ^ sp) * 0x9e3779b97f4a7c15ull) >> (64 - PLACE_MEMO_SET_BITS)];
+    return ra ^ sp;
+}
+
+static inline uintptr_t place_memo_sp(uintptr_t ra, uintptr_t key)
+{
+    return ra ^ key;
+}
+
+static inline struct place_memo_set *place_memo_set_of(struct place_memo_set *table, uintptr_t key)
+{
+    return &table[(key * 0x9e3779b97f4a7c15ull) >> (64 - PLACE_MEMO_SET_BITS)];
 }
 
 /* Ends m's frames with the mark: done as m becomes a trusted entry. */
@@ -86,21 +101,23 @@ static inline void place_memo_mark_end(struct place_memo *m)
     m->frame[m->raw] = (struct place_memo_frame){PLACE_MEMO_END, (uintptr_t)&place_memo_end_slot};
 }
 
-/* The trusted entry for (ra, sp) whose frames are still there, else NULL. With the guard
+/* The trusted entry of key (place_memo_key's of ra and the stack pointer) whose frames
+ * are still there, else NULL. With the guard
  * up: a signal handler's lookup would rewrite the entry being read. A table filled for
  * other modules holds none. One key may have several entries (the same call at the same
  * depth from different callers further up): each is checked until the frame where it
  * differs. */
-static inline const struct place_memo *place_memo_hit(uintptr_t ra, uintptr_t sp)
+static inline const struct place_memo *place_memo_hit(uintptr_t ra, uintptr_t key)
 {
     struct place_memo_set *table = place_self.memos;
     if (__builtin_expect(table == NULL || place_self.memos_gen != place_modules_generation(), 0))
         return NULL;
-    const struct place_memo_set *set = place_memo_set_of(table, ra, sp);
+    const struct place_memo_set *set = place_memo_set_of(table, key);
 #pragma GCC unroll 4
     for (unsigned w = 0; w < PLACE_MEMO_WAYS; w++)
-        if (set->ra[w] == ra && set->sp[w] == sp) {
+        if (set->key[w] == key && set->ra[w] == ra) {
             const struct place_memo_frame *f = &set->way[w].frame[1];
+#pragma GCC unroll 2
             while (*(const uintptr_t *)f->slot == f->ra)
                 f++;
             if (f->ra == PLACE_MEMO_END)

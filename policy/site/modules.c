@@ -1,4 +1,3 @@
-#include "../base/large.h"
 #include "modules.h"
 
 #include <limits.h>
@@ -13,6 +12,7 @@
 #include "../base/glibc.h"
 #include "../base/fmt.h"
 #include "../base/glob.h"
+#include "../base/large.h"
 #include "../base/rank.h"
 #include "../stats/heaps.h"
 #include "elfsym.h"

@@ -1,4 +1,3 @@
-#include "../base/large.h"
 #include "access.h"
 
 #include <fcntl.h>
@@ -14,6 +13,7 @@
 #include "../base/clock.h"
 #include "../base/guard.h"
 #include "../base/kernel.h"
+#include "../base/large.h"
 #include "../base/out.h"
 #include "../base/pages.h"
 #include "profile.h"

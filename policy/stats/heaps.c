@@ -1,10 +1,10 @@
-#include "../base/large.h"
 #include "heaps.h"
 
 #include <stdatomic.h>
 #include <string.h>
 
 #include "../../config/policy.h"
+#include "../base/large.h"
 #include "counters.h"
 
 /* Blocks are made once per heap chunk (hundreds of MiB): atomics, and a name written

@@ -1,10 +1,10 @@
-#include "../base/large.h"
 #include "profile.h"
 
 #include <pthread.h>
 #include <string.h>
 
 #include "../base/fmath.h"
+#include "../base/large.h"
 #include "../base/pages.h"
 #include "../base/path.h"
 #include "../base/rank.h"

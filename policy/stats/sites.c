@@ -1,9 +1,9 @@
-#include "../base/large.h"
 #include "sites.h"
 
 #include <string.h>
 
 #include "../base/claim.h"
+#include "../base/large.h"
 
 /* A full neighbourhood counts into its rule's "other sites" entry, after the table. */
 enum { SITE_BITS = 12, SITES = 1 << SITE_BITS, SITE_PROBES = 32 };

@@ -1,4 +1,3 @@
-#include "../base/large.h"
 #include "threads.h"
 
 #include <errno.h>
@@ -6,6 +5,7 @@
 #include <string.h>
 
 #include "../base/assert.h"
+#include "../base/large.h"
 #include "../base/rank.h"
 
 #include "sites.h"

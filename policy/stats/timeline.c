@@ -1,10 +1,10 @@
-#include "../base/large.h"
 #include "timeline.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <time.h>
 
+#include "../base/large.h"
 #include "../base/path.h"
 #include "counters.h"
 

@@ -1,4 +1,3 @@
-#include "../base/large.h"
 #include "arena.h"
 
 #include <stdbool.h>
@@ -11,6 +10,7 @@
 #include "../base/assert.h"
 #include "../base/guard.h"
 #include "../base/kernel.h"
+#include "../base/large.h"
 #include "../base/pages.h"
 #include "cache.h"
 #include "owner.h"

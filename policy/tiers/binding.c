@@ -1,4 +1,3 @@
-#include "../base/large.h"
 #include "binding.h"
 
 #include <numa.h>
@@ -10,6 +9,7 @@
 
 #include "../base/fmt.h"
 #include "../base/kernel.h"
+#include "../base/large.h"
 #include "../base/lib.h"
 #include "arena.h"
 #include "tier.h"

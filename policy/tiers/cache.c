@@ -1,10 +1,10 @@
-#include "../base/large.h"
 #include "cache.h"
 
 #include <pthread.h>
 #include <string.h>
 
 #include "../base/assert.h"
+#include "../base/large.h"
 #include "../base/pages.h"
 #include "../base/rank.h"
 

@@ -1,8 +1,8 @@
-#include "../base/large.h"
 #include "mempools.h"
 
 #include <stdatomic.h>
 
+#include "../base/large.h"
 #include "../stats/counters.h"
 #include "driver.h"
 #include "tier.h"

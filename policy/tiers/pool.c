@@ -1,10 +1,10 @@
-#include "../base/large.h"
 #include "pool.h"
 
 #include <string.h>
 #include <sys/mman.h>
 
 #include "../../config/policy.h"
+#include "../base/large.h"
 #include "../base/rank.h"
 #include "tier.h"
 

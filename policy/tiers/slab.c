@@ -17,6 +17,21 @@ const uint32_t place_class_size[PLACE_CLASSES] = {
     28672, 32768, 36864, 40960, 45056, 49152, 53248, 57344, 61440, 65536,
 };
 
+/* The class of a size s of at most 8 KiB, as a constant: sixteen classes by 16 bytes to
+ * 256, four between each power of two and the next to 1 KiB, eight to 8 KiB. */
+#define LG(x) ((x) >= 4096 ? 12 : (x) >= 2048 ? 11 : (x) >= 1024 ? 10 : (x) >= 512 ? 9 : 8)
+#define CLASS(s)                                                                                   \
+    ((s) <= 256       ? ((s) ? ((s)-1) >> 4 : 0)                                                   \
+     : LG((s)-1) < 10 ? 16 + (LG((s)-1) - 8) * 4 + (((s)-1) >> (LG((s)-1) - 2) & 3)                \
+                      : 24 + (LG((s)-1) - 10) * 8 + (((s)-1) >> (LG((s)-1) - 3) & 7))
+#define BY16_1(i) CLASS(16 * (i))
+#define BY16_4(i) BY16_1(i), BY16_1((i) + 1), BY16_1((i) + 2), BY16_1((i) + 3)
+#define BY16_16(i) BY16_4(i), BY16_4((i) + 4), BY16_4((i) + 8), BY16_4((i) + 12)
+#define BY16_64(i) BY16_16(i), BY16_16((i) + 16), BY16_16((i) + 32), BY16_16((i) + 48)
+#define BY16_256(i) BY16_64(i), BY16_64((i) + 64), BY16_64((i) + 128), BY16_64((i) + 192)
+
+const uint8_t place_class_by16[8192 / 16 + 1] = {BY16_256(0), BY16_256(256), BY16_1(512)};
+
 unsigned place_aligned_class(const struct place_slabs *s, size_t size, size_t align)
 {
     if (size > PLACE_SMALL_MAX || align > PLACE_SMALL_MAX)

@@ -1,4 +1,3 @@
-#include "../base/large.h"
 #include "tier.h"
 
 #include <string.h>
@@ -7,6 +6,7 @@
 #include "../base/clock.h"
 #include "../base/futex.h"
 #include "../base/kernel.h"
+#include "../base/large.h"
 #include "../stats/timeline.h"
 #include "shared.h"
 
