@@ -384,7 +384,7 @@ static bool differs(void *name, const char *glob)
 
 bool place_value_globs_match(const char *globs, const char *name)
 {
-    return !place_value_split(globs, ',', differs, (void *)name);
+    return *globs && !place_value_split(globs, ',', differs, (void *)name);
 }
 
 bool place_value_duration(const char *s, unsigned *ms, struct place_buf *why)

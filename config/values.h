@@ -38,7 +38,8 @@ bool place_value_word(const char *s, const char *const *words, int *out, struct 
 bool place_value_split(const char *s, char sep, bool (*fn)(void *arg, const char *field),
                        void *arg);
 
-/* Whether name matches one of the globs of a comma-separated list (base/glob.h). */
+/* Whether name matches one of the globs of a comma-separated list (base/glob.h); an
+ * empty list names nothing (asked for each function of a module: one test). */
 bool place_value_globs_match(const char *globs, const char *name);
 
 /* Globs separated by commas, each one base/glob.h takes as written and without a byte of

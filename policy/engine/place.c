@@ -31,7 +31,7 @@ static uint8_t class_first[PLACE_CLASSES];
  * arena (served from the thread's cache): the tier, the site key without the return
  * address, the rule's sizes in the class, and its site patterns and the index of its
  * depth's masks in a memo entry's cum (depth - 1). */
-static struct {
+static struct fast_class {
     struct place_tier *tier;
     uint64_t key;
     size_t lo, span;
@@ -39,6 +39,7 @@ static struct {
     unsigned at;
     bool last;  /* no later malloc rule takes a size of the class: a refusal is glibc's */
     bool plain; /* last, and nothing counted: a refusal is glibc's block, straight */
+    uint8_t cls; /* its index in fast[]: the site paths pass the entry, read once */
 } __attribute__((aligned(64))) fast[PLACE_CLASSES]; /* a line each: indexed by a shift */
 
 static void index_rules(bool counting)
@@ -59,6 +60,7 @@ static void index_rules(bool counting)
         if (t && t->slabs && !t->unavailable) {
             const struct place_rule_config *r = place_rules[k];
             fast[c].tier = t;
+            fast[c].cls = (uint8_t)c;
             fast[c].key = place_site_key(0, (int)k, t->index);
             fast[c].lo = r->min;
             fast[c].span = (r->max > hi ? hi : (size_t)r->max) - r->min;
@@ -256,9 +258,9 @@ static inline uint8_t site_was(void)
 
 /* Whether the masks of the caller's frames (place_site_masks's) match the patterns of
  * class c's first rule within its depth. */
-static inline bool site_takes(unsigned c, const uint64_t *cum)
+static inline bool site_takes(const struct fast_class *f, const uint64_t *cum)
 {
-    return cum[fast[c].at] & fast[c].patterns;
+    return cum[f->at] & f->patterns;
 }
 
 /* A site path's block that the bin cannot give (the guard up): its class's first rule
@@ -270,9 +272,9 @@ static inline bool site_takes(unsigned c, const uint64_t *cum)
 __attribute__((noinline)) static void *site_refused(size_t size, unsigned c, enum place_call call,
                                                     uintptr_t ra, const uint64_t *cum)
 {
-    int rule = site_takes(c, cum) ? class_first[c]
-               : !fast[c].last    ? match_from(PLACE_API_MALLOC, size, ra, class_first[c] + 1u, cum)
-                                  : -1;
+    int rule = site_takes(&fast[c], cum) ? class_first[c]
+               : !fast[c].last ? match_from(PLACE_API_MALLOC, size, ra, class_first[c] + 1u, cum)
+                               : -1;
     place_guard_leave(site_was());
     if (rule < 0 && !place_counting)
         return call == PLACE_CALLOC ? place_libc_calloc(1, size) : place_libc_malloc(size);
@@ -306,46 +308,49 @@ __attribute__((noinline)) static void *site_taken(size_t size, unsigned c, enum 
  * stack the rule takes is site_taken's; the most frequent end of a site rule alone in
  * its sizes, a stack it refuses, is glibc's block with nothing to count; the rest is
  * site_refused's: tail calls, so that fast_site's probe saves one register at most. */
-static inline __attribute__((always_inline)) void *
-site_known(size_t size, unsigned c, enum place_call call, uintptr_t ra, const uint64_t *cum)
+static inline __attribute__((always_inline)) void *site_known(size_t size,
+                                                              const struct fast_class *f,
+                                                              enum place_call call, uintptr_t ra,
+                                                              const uint64_t *cum)
 {
-    if (site_takes(c, cum))
-        return site_taken(size, c, call, ra);
-    if (fast[c].plain) {
+    if (site_takes(f, cum))
+        return site_taken(size, f->cls, call, ra);
+    if (f->plain) {
         place_guard_leave(site_was());
         return call == PLACE_CALLOC ? place_libc_calloc(1, size) : place_libc_malloc(size);
     }
-    return site_refused(size, c, call, ra, cum);
+    return site_refused(size, f->cls, call, ra, cum);
 }
 
 /* fast_site's lookup when the thread's memo does not hold the stack: walked (the guard
  * is up), then as fast_site. What the lookup calls may set errno (a table's mapping, the
  * modules read anew), which glibc's malloc would have left alone. */
-__attribute__((noinline)) static void *site_unknown(size_t size, unsigned c, enum place_call call,
-                                                    uintptr_t ra, uintptr_t key)
+__attribute__((noinline)) static void *site_unknown(size_t size, const struct fast_class *f,
+                                                    enum place_call call, uintptr_t ra,
+                                                    uintptr_t key)
 {
     int saved = errno;
     struct place_cfi_frame here; /* reached by tail calls: its caller is the program */
     PLACE_CFI_HERE(here);
     const uint64_t *cum = place_site_masks_unknown(ra, place_memo_sp(ra, key), &here);
     errno = saved;
-    return site_known(size, c, call, ra, cum);
+    return site_known(size, f, call, ra, cum);
 }
 
 /* The fast path of a class whose first rule names sites, for a thread registered or not
  * yet: the memo says whether the caller's frames match (a few loads for a stack seen
  * before, inline); when they do, the block comes from the bin as for a size rule, else
  * place_match goes on to the next rules. Four arguments and tail calls, so that little
- * is saved. */
-__attribute__((noinline)) static void *fast_site(size_t size, unsigned c, enum place_call call,
-                                                 uintptr_t ra)
+ * is saved; the class's entry (f), which place_alloc has found, not its index. */
+__attribute__((noinline)) static void *fast_site(size_t size, const struct fast_class *f,
+                                                 enum place_call call, uintptr_t ra)
 {
     place_guard_enter();
     uintptr_t key = place_memo_key(ra, place_stack_pointer());
     const struct place_memo *m = place_memo_hit(ra, key);
     if (!m)
-        return site_unknown(size, c, call, ra, key);
-    return site_known(size, c, call, ra, m->cum);
+        return site_unknown(size, f, call, ra, key);
+    return site_known(size, f, call, ra, m->cum);
 }
 
 /* A small block whose class's first rule takes it, served by the rule's first tier's
@@ -362,7 +367,7 @@ void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
         if (t && size - fast[c].lo <= fast[c].span) {
             if (fast[c].patterns) {
                 if (place_self.state <= PLACE_THREAD_ACTIVE) /* or NEW */
-                    return fast_site(size, c, call, ra);
+                    return fast_site(size, &fast[c], call, ra);
             } else {
                 struct place_bins *b = place_cache_bins(t->index);
                 if (b && place_self.state == PLACE_THREAD_ACTIVE) {

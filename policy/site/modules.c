@@ -116,35 +116,59 @@ static const char *const known_wrappers[] = {
 
 enum { NKNOWN = sizeof known_wrappers / sizeof *known_wrappers };
 
-/* The known wrappers by their first byte, and those that are `*` and a plain tail by
- * that tail: each function's name is matched against the few that can match it (cc1's
- * 27 600 functions, C++ names of 60 bytes and more, against every glob cost 180M
- * instructions at its first site lookup). Made once, when wrappers are turned on. */
+/* The known wrappers that are plain names in a hash table, the globs by their first
+ * byte, and those that are `*` and a plain tail by that tail: each function's name is
+ * matched against the few that can match it (cc1's 27 600 functions, C++ names of 60
+ * bytes and more, against every glob cost 180M instructions at its first site lookup;
+ * libsqlite3's 4 900, all sqlite3..., against its eleven names by glob 3.6M). Made
+ * once, when wrappers are turned on. */
+enum { EXACT_BITS = 7 };
+_Static_assert(NKNOWN < (1 << EXACT_BITS) / 2, "the table of plain names stays half empty");
+static uint8_t known_exact[1 << EXACT_BITS]; /* a name's index + 1; 0: none */
 static uint8_t known_by_first[256][NKNOWN] PLACE_LARGE;
 static uint8_t known_count[256];
 static uint8_t known_tails[NKNOWN];
 static unsigned known_ntails;
 
+/* A name of n bytes hashed by its length and its first and last 8 bytes (fewer when it
+ * is shorter): names that share a long prefix differ at their ends. */
+static unsigned exact_slot(const char *name, size_t n)
+{
+    uint64_t head = 0, tail = 0;
+    memcpy(&head, name, n < 8 ? n : 8);
+    memcpy(&tail, name + (n < 8 ? 0 : n - 8), n < 8 ? n : 8);
+    return (unsigned)(((head ^ tail * 31 ^ n) * 0x9e3779b97f4a7c15ull) >> (64 - EXACT_BITS));
+}
+
 static void index_known(void)
 {
     for (unsigned k = 0; k < NKNOWN; k++) {
         const char *g = known_wrappers[k];
-        if (g[0] == '*' && !strpbrk(g + 1, "*?[\\"))
+        if (!strpbrk(g, "*?[\\")) {
+            unsigned i = exact_slot(g, strlen(g));
+            while (known_exact[i])
+                i = (i + 1) & ((1u << EXACT_BITS) - 1);
+            known_exact[i] = (uint8_t)(k + 1);
+        } else if (g[0] == '*' && !strpbrk(g + 1, "*?[\\")) {
             known_tails[known_ntails++] = (uint8_t)k;
-        else
+        } else {
             for (unsigned c = 1; c < 256; c++)
                 if (g[0] == '*' || g[0] == (char)c)
                     known_by_first[c][known_count[c]++] = (uint8_t)k;
+        }
     }
 }
 
 static bool known_wrapper(const char *name)
 {
+    size_t n = strlen(name);
+    for (unsigned i = exact_slot(name, n); known_exact[i]; i = (i + 1) & ((1u << EXACT_BITS) - 1))
+        if (strcmp(known_wrappers[known_exact[i] - 1], name) == 0)
+            return true;
     unsigned char first = (unsigned char)name[0];
     for (unsigned k = 0; k < known_count[first]; k++)
         if (place_glob_match(known_wrappers[known_by_first[first][k]], name))
             return true;
-    size_t n = strlen(name);
     for (unsigned k = 0; k < known_ntails; k++) {
         const char *tail = known_wrappers[known_tails[k]] + 1;
         size_t t = strlen(tail);

@@ -7,6 +7,9 @@
 #include "shape.h"
 
 #include <string.h>
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 enum { WRAPPER_MAX = 160, EPILOGUE_MAX = 16, ALLOCATORS = 16 };
 
@@ -95,6 +98,52 @@ static bool returns_result(const uint8_t *c, size_t n)
     return false;
 }
 
+#if defined(__x86_64__)
+/* Whether the bytes of c at offset i (of size) are a call or jump to an allocator that
+ * returns its result, or a tail jump to one. */
+static bool calls_allocator(const uint8_t *c, size_t i, size_t size,
+                            const struct place_segment *seg, unsigned n)
+{
+    uintptr_t code = (uintptr_t)c;
+    int32_t d;
+    uintptr_t to;
+    size_t len;
+    bool jump;
+    if (c[i] == 0xE8 || c[i] == 0xE9) { /* call, jmp rel32 */
+        memcpy(&d, c + i + 1, sizeof d);
+        len = 5;
+        to = landing(seg, n, code + i + len + (intptr_t)d);
+        jump = c[i] == 0xE9;
+    } else if (c[i] == 0xFF && (c[i + 1] == 0x15 || c[i + 1] == 0x25) && i + 6 <= size) {
+        memcpy(&d, c + i + 2, sizeof d); /* call, jmp *disp32(%rip): -fno-plt */
+        len = 6;
+        to = slot_value(seg, n, code + i + len + (intptr_t)d);
+        jump = c[i + 1] == 0x25;
+    } else {
+        return false;
+    }
+    return is_allocator(to) && (jump || returns_result(c + i + len, size - i - len));
+}
+
+/* The offsets base to base + 15 of c (of size) whose byte may start a call or a jump
+ * (E8, E9, FF), as bits: sixteen bytes a compare where they are all c's (a module's
+ * functions are scanned at its first lookup, libsqlite3's 4 900 in 0.8M bytes). */
+static unsigned openers(const uint8_t *c, size_t base, size_t size)
+{
+    if (base + 16 > size) {
+        unsigned bits = 0;
+        for (size_t i = base; i < size; i++)
+            bits |= (unsigned)(c[i] == 0xE8 || c[i] == 0xE9 || c[i] == 0xFF) << (i - base);
+        return bits;
+    }
+    __m128i v = _mm_loadu_si128((const __m128i *)(c + base));
+    __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xE8)),
+                                            _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xE9))),
+                               _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xFF)));
+    return (unsigned)_mm_movemask_epi8(hit);
+}
+#endif
+
 bool place_shape_wrapper(uintptr_t code, size_t size, const struct place_segment *seg,
                          unsigned n)
 {
@@ -102,27 +151,12 @@ bool place_shape_wrapper(uintptr_t code, size_t size, const struct place_segment
     if (!nallocators || size < 5 || size > WRAPPER_MAX || !readable(seg, n, code, size, true))
         return false;
     const uint8_t *c = (const uint8_t *)code;
-    for (size_t i = 0; i + 5 <= size; i++) {
-        int32_t d;
-        uintptr_t to;
-        size_t len;
-        bool jump;
-        if (c[i] == 0xE8 || c[i] == 0xE9) { /* call, jmp rel32 */
-            memcpy(&d, c + i + 1, sizeof d);
-            len = 5;
-            to = landing(seg, n, code + i + len + (intptr_t)d);
-            jump = c[i] == 0xE9;
-        } else if (c[i] == 0xFF && (c[i + 1] == 0x15 || c[i + 1] == 0x25) && i + 6 <= size) {
-            memcpy(&d, c + i + 2, sizeof d); /* call, jmp *disp32(%rip): -fno-plt */
-            len = 6;
-            to = slot_value(seg, n, code + i + len + (intptr_t)d);
-            jump = c[i + 1] == 0x25;
-        } else {
-            continue;
+    for (size_t base = 0; base + 5 <= size; base += 16)
+        for (unsigned bits = openers(c, base, size); bits; bits &= bits - 1) {
+            size_t i = base + (size_t)__builtin_ctz(bits);
+            if (i + 5 <= size && calls_allocator(c, i, size, seg, n))
+                return true;
         }
-        if (is_allocator(to) && (jump || returns_result(c + i + len, size - i - len)))
-            return true;
-    }
 #else
     (void)code, (void)size, (void)seg, (void)n;
 #endif
