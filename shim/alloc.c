@@ -23,7 +23,7 @@ PLACE_EXPORT void *malloc(size_t size)
 {
     if (__builtin_expect(!place_in_window(size), 1))
         return place_outside.malloc(size);
-    return place_alloc(size, 0, PLACE_MALLOC, CALLER);
+    return place_alloc(size, PLACE_MALLOC, CALLER);
 }
 
 /* glibc checks nmemb * size for overflow (ENOMEM) and skips clearing fresh mmapped memory;
@@ -35,7 +35,7 @@ PLACE_EXPORT void *calloc(size_t nmemb, size_t size)
         return place_libc_calloc(nmemb, size);
     if (__builtin_expect(!place_in_window(bytes), 1))
         return place_outside.calloc(nmemb, size);
-    return place_alloc(bytes, 0, PLACE_CALLOC, CALLER);
+    return place_alloc(bytes, PLACE_CALLOC, CALLER);
 }
 
 /* The aligned shapes: the engine when size is in the window, else glibc's memalign,
@@ -45,7 +45,7 @@ static inline void *aligned(size_t align, size_t size, uintptr_t ra)
     if (__builtin_expect(!place_in_window(size), 1))
         return place_counting ? place_memalign_counted(align, size, ra)
                               : place_libc_memalign(align, size);
-    return place_alloc(size, align, PLACE_ALIGNED, ra);
+    return place_alloc_aligned(size, align, ra);
 }
 
 PLACE_EXPORT void *memalign(size_t align, size_t size)

@@ -16,7 +16,7 @@ static inline void *resize(void *p, size_t size, uintptr_t ra)
     }
     /* a size in a window is the policy's: it may move the block to another tier */
     if (__builtin_expect(place_in_window(size), 0) && (size || !p))
-        return p ? place_realloc(p, size, ra) : place_alloc(size, 0, PLACE_MALLOC, ra);
+        return p ? place_realloc(p, size, ra) : place_alloc(size, PLACE_MALLOC, ra);
     return place_realloc_glibc(p, size, ra);
 }
 

@@ -39,7 +39,6 @@ static struct fast_class {
     unsigned at;
     bool last;  /* no later malloc rule takes a size of the class: a refusal is glibc's */
     bool plain; /* last, and nothing counted: a refusal is glibc's block, straight */
-    uint8_t cls; /* its index in fast[]: the site paths pass the entry, read once */
 } __attribute__((aligned(64))) fast[PLACE_CLASSES]; /* a line each: indexed by a shift */
 
 static void index_rules(bool counting)
@@ -60,7 +59,6 @@ static void index_rules(bool counting)
         if (t && t->slabs && !t->unavailable) {
             const struct place_rule_config *r = place_rules[k];
             fast[c].tier = t;
-            fast[c].cls = (uint8_t)c;
             fast[c].key = place_site_key(0, (int)k, t->index);
             fast[c].lo = r->min;
             fast[c].span = (r->max > hi ? hi : (size_t)r->max) - r->min;
@@ -313,21 +311,20 @@ static inline __attribute__((always_inline)) void *site_known(size_t size,
                                                               enum place_call call, uintptr_t ra,
                                                               const uint64_t *cum)
 {
-    if (site_takes(f, cum))
-        return site_taken(size, f->cls, call, ra);
+    if (site_takes(f, cum)) /* the class by a subtraction and a shift, not a load */
+        return site_taken(size, (unsigned)(f - fast), call, ra);
     if (f->plain) {
         place_guard_leave(site_was());
         return call == PLACE_CALLOC ? place_libc_calloc(1, size) : place_libc_malloc(size);
     }
-    return site_refused(size, f->cls, call, ra, cum);
+    return site_refused(size, (unsigned)(f - fast), call, ra, cum);
 }
 
 /* fast_site's lookup when the thread's memo does not hold the stack: walked (the guard
  * is up), then as fast_site. What the lookup calls may set errno (a table's mapping, the
  * modules read anew), which glibc's malloc would have left alone. */
-__attribute__((noinline)) static void *site_unknown(size_t size, const struct fast_class *f,
-                                                    enum place_call call, uintptr_t ra,
-                                                    uintptr_t key)
+__attribute__((noinline)) static void *site_unknown(size_t size, enum place_call call, uintptr_t ra,
+                                                    const struct fast_class *f, uintptr_t key)
 {
     int saved = errno;
     struct place_cfi_frame here; /* reached by tail calls: its caller is the program */
@@ -340,16 +337,17 @@ __attribute__((noinline)) static void *site_unknown(size_t size, const struct fa
 /* The fast path of a class whose first rule names sites, for a thread registered or not
  * yet: the memo says whether the caller's frames match (a few loads for a stack seen
  * before, inline); when they do, the block comes from the bin as for a size rule, else
- * place_match goes on to the next rules. Four arguments and tail calls, so that little
- * is saved; the class's entry (f), which place_alloc has found, not its index. */
-__attribute__((noinline)) static void *fast_site(size_t size, const struct fast_class *f,
-                                                 enum place_call call, uintptr_t ra)
+ * place_match goes on to the next rules. Tail calls, so that little is saved; the
+ * arguments in the registers place_alloc received them in, and the class's entry (f),
+ * which place_alloc found, in place of its index. */
+__attribute__((noinline)) static void *fast_site(size_t size, enum place_call call, uintptr_t ra,
+                                                 const struct fast_class *f)
 {
     place_guard_enter();
     uintptr_t key = place_memo_key(ra, place_stack_pointer());
     const struct place_memo *m = place_memo_hit(ra, key);
     if (!m)
-        return site_unknown(size, f, call, ra, key);
+        return site_unknown(size, call, ra, f, key);
     return site_known(size, f, call, ra, m->cum);
 }
 
@@ -359,15 +357,15 @@ __attribute__((noinline)) static void *fast_site(size_t size, const struct fast_
  * guard is up, so that a signal handler's malloc in between cannot pop the same block.
  * A class whose rule names sites is looked up here for a thread without bins too (none
  * until its first block of the tier), registered or not yet (site_was). */
-void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
+void *place_alloc(size_t size, enum place_call call, uintptr_t ra)
 {
-    if (__builtin_expect(size <= PLACE_SMALL_MAX && !align, 1)) {
+    if (__builtin_expect(size <= PLACE_SMALL_MAX, 1)) {
         unsigned c = place_size_class(size);
         struct place_tier *t = fast[c].tier;
         if (t && size - fast[c].lo <= fast[c].span) {
             if (fast[c].patterns) {
                 if (place_self.state <= PLACE_THREAD_ACTIVE) /* or NEW */
-                    return fast_site(size, &fast[c], call, ra);
+                    return fast_site(size, call, ra, &fast[c]);
             } else {
                 struct place_bins *b = place_cache_bins(t->index);
                 if (b && place_self.state == PLACE_THREAD_ACTIVE) {
@@ -379,7 +377,12 @@ void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra)
             }
         }
     }
-    return alloc_slow(size, align, call, ra, ASK);
+    return alloc_slow(size, 0, call, ra, ASK);
+}
+
+void *place_alloc_aligned(size_t size, size_t align, uintptr_t ra)
+{
+    return alloc_slow(size, align, PLACE_ALIGNED, ra, ASK);
 }
 
 /* Moves p's contents (old bytes) into q, which holds size bytes, and frees p. */

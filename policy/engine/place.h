@@ -49,9 +49,12 @@ void place_policy_start(const struct place_policy *policy, bool counting);
  * asked for from return address ra, or -1. */
 int place_match(unsigned api, size_t size, uintptr_t ra);
 
-/* A placed allocation of size bytes (for PLACE_ALIGNED with alignment align), requested
- * from the code at return address ra. glibc's semantics: NULL and ENOMEM on failure. */
-void *place_alloc(size_t size, size_t align, enum place_call call, uintptr_t ra);
+/* A placed allocation of size bytes by malloc or calloc (call), requested from the code
+ * at return address ra; place_alloc_aligned's at alignment align (PLACE_ALIGNED). glibc's
+ * semantics: NULL and ENOMEM on failure. Two entries, so that malloc's passes and tests
+ * no alignment. */
+void *place_alloc(size_t size, enum place_call call, uintptr_t ra);
+void *place_alloc_aligned(size_t size, size_t align, uintptr_t ra);
 
 /* realloc of a pointer glibc holds to a size inside the window: the policy decides where
  * the block lives now. glibc's semantics. */
