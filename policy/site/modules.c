@@ -79,7 +79,8 @@ static bool module_matches(const struct module *m, const struct place_pattern *p
 
 struct scan {
     struct module *m;
-    uint64_t want; /* the patterns whose function globs need the symbol table */
+    uint64_t want;  /* the patterns whose function globs need the symbol table */
+    uint64_t plain; /* those of them that are plain names: compared, not matched */
 };
 
 static int match_symbol(void *arg, const char *name, uint64_t value, uint64_t size)
@@ -88,7 +89,8 @@ static int match_symbol(void *arg, const char *name, uint64_t value, uint64_t si
     uint64_t bits = 0;
     for (uint64_t w = s->want; w; w &= w - 1) {
         int k = __builtin_ctzll(w);
-        if (place_glob_match(policy->patterns[k].function, name))
+        const char *f = policy->patterns[k].function;
+        if (s->plain >> k & 1 ? strcmp(f, name) == 0 : place_glob_match(f, name))
             bits |= 1ull << k;
     }
     if (bits)
@@ -196,7 +198,7 @@ static void resolve_wrappers(struct module *m)
 
 static void resolve(struct module *m)
 {
-    struct scan s = {m, 0};
+    struct scan s = {m, 0, 0};
     unsigned npatterns = policy ? policy->npatterns : 0; /* none: the table only symbolizes */
     for (unsigned k = 0; k < npatterns; k++) {
         const struct place_pattern *p = &policy->patterns[k];
@@ -207,8 +209,11 @@ static void resolve(struct module *m)
         else if (strcmp(p->function, "*") == 0) {
             m->whole |= 1ull << k;
             atomic_fetch_or(&resolved, 1ull << k);
-        } else
+        } else {
             s.want |= 1ull << k;
+            if (!strpbrk(p->function, "*?[\\"))
+                s.plain |= 1ull << k;
+        }
     }
     if (s.want)
         place_elf_functions(m->path, match_symbol, &s);
