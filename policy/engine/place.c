@@ -292,10 +292,11 @@ __attribute__((noinline)) static void *site_taken_slow(size_t size, unsigned c,
  * thread's bin (only a registered thread, which has a slot, has bins), else
  * site_taken_slow's. Apart from site_known, so that a lookup that refuses saves no
  * register for the bin's path; without the masks, so that it saves none itself. */
-__attribute__((noinline)) static void *site_taken(size_t size, unsigned c, enum place_call call,
-                                                  uintptr_t ra)
+__attribute__((noinline)) static void *site_taken(size_t size, enum place_call call, uintptr_t ra,
+                                                  const struct fast_class *f)
 {
-    struct place_tier *t = fast[c].tier;
+    unsigned c = (unsigned)(f - fast); /* a subtraction and a shift, beside the tier's load */
+    struct place_tier *t = f->tier;
     struct place_bins *b = place_cache_bins(t->index);
     if (b && place_self.slot && b->bin[c].n != 0)
         return from_bin(b, c, t, size, ra, call);
@@ -311,13 +312,13 @@ static inline __attribute__((always_inline)) void *site_known(size_t size,
                                                               enum place_call call, uintptr_t ra,
                                                               const uint64_t *cum)
 {
-    if (site_takes(f, cum)) /* the class by a subtraction and a shift, not a load */
-        return site_taken(size, (unsigned)(f - fast), call, ra);
+    if (site_takes(f, cum))
+        return site_taken(size, call, ra, f);
     if (f->plain) {
         place_guard_leave(site_was());
         return call == PLACE_CALLOC ? place_libc_calloc(1, size) : place_libc_malloc(size);
     }
-    return site_refused(size, (unsigned)(f - fast), call, ra, cum);
+    return site_refused(size, (unsigned)(f - fast), call, ra, cum); /* not a load */
 }
 
 /* fast_site's lookup when the thread's memo does not hold the stack: walked (the guard
