@@ -1,6 +1,7 @@
 #include "glob.h"
 
 #include <stddef.h>
+#include <string.h>
 
 /* The next character of a bracket expression, an escape taken. */
 static unsigned char take(const char **p)
@@ -37,6 +38,11 @@ static bool in_bracket(const char *p, const char *end, unsigned char c)
         in |= lo <= c && c <= hi;
     }
     return in != negate;
+}
+
+bool place_glob_literal(const char *glob)
+{
+    return !strpbrk(glob, "*?[\\");
 }
 
 bool place_glob_valid(const char *g)

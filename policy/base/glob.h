@@ -12,6 +12,10 @@
 
 bool place_glob_match(const char *glob, const char *name);
 
+/* Whether glob has none of `*`, `?`, `[` and `\`: it matches only itself, so a caller
+ * that matches it against many names may compare instead. */
+bool place_glob_literal(const char *glob);
+
 /* Whether glob means what it would to fnmatch: every bracket expression closes, no
  * character class or collating element ([:, [., [=) inside one, no trailing `\`. */
 bool place_glob_valid(const char *glob);

@@ -102,11 +102,10 @@ static inline void place_memo_mark_end(struct place_memo *m)
 }
 
 /* The trusted entry of key (place_memo_key's of ra and the stack pointer) whose frames
- * are still there, else NULL. With the guard
- * up: a signal handler's lookup would rewrite the entry being read. A table filled for
- * other modules holds none. One key may have several entries (the same call at the same
- * depth from different callers further up): each is checked until the frame where it
- * differs. */
+ * are still there, else NULL. With the guard up: a signal handler's lookup would rewrite
+ * the entry being read. A table filled for other modules holds none. One key may have
+ * several entries (the same call at the same depth from different callers further up):
+ * each is checked until the frame where it differs. */
 static inline const struct place_memo *place_memo_hit(uintptr_t ra, uintptr_t key)
 {
     struct place_memo_set *table = place_self.memos;

@@ -146,12 +146,12 @@ static void index_known(void)
 {
     for (unsigned k = 0; k < NKNOWN; k++) {
         const char *g = known_wrappers[k];
-        if (!strpbrk(g, "*?[\\")) {
+        if (place_glob_literal(g)) {
             unsigned i = exact_slot(g, strlen(g));
             while (known_exact[i])
                 i = (i + 1) & ((1u << EXACT_BITS) - 1);
             known_exact[i] = (uint8_t)(k + 1);
-        } else if (g[0] == '*' && !strpbrk(g + 1, "*?[\\")) {
+        } else if (g[0] == '*' && place_glob_literal(g + 1)) {
             known_tails[known_ntails++] = (uint8_t)k;
         } else {
             for (unsigned c = 1; c < 256; c++)
@@ -211,7 +211,7 @@ static void resolve(struct module *m)
             atomic_fetch_or(&resolved, 1ull << k);
         } else {
             s.want |= 1ull << k;
-            if (!strpbrk(p->function, "*?[\\"))
+            if (place_glob_literal(p->function))
                 s.plain |= 1ull << k;
         }
     }

@@ -37,5 +37,15 @@ int main(void)
         CHECK(place_glob_valid(valid[k]));
     for (unsigned k = 0; k < sizeof invalid / sizeof *invalid; k++)
         CHECK(!place_glob_valid(invalid[k]));
+    /* literals: compared instead of matched (site/modules.c), so they must match only
+     * themselves */
+    static const char *const literal[] = {"sqlite3Malloc", "xmalloc", "a.b-c_d", ""};
+    static const char *const special[] = {"*x", "x?", "[ab]", "a\\b", "g_malloc*"};
+    for (unsigned k = 0; k < sizeof literal / sizeof *literal; k++) {
+        CHECK(place_glob_literal(literal[k]) && place_glob_match(literal[k], literal[k]));
+        CHECK(!place_glob_match(literal[k], "sqlite3MallocZero"));
+    }
+    for (unsigned k = 0; k < sizeof special / sizeof *special; k++)
+        CHECK(!place_glob_literal(special[k]));
     return CHECK_DONE();
 }
