@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "../../config/policy.h"
+#include "../base/claim.h"
 #include "../base/guard.h"
 #include "../base/hidden.h"
 #include "modules.h"
@@ -92,7 +93,7 @@ static inline uintptr_t place_memo_sp(uintptr_t ra, uintptr_t key)
 
 static inline struct place_memo_set *place_memo_set_of(struct place_memo_set *table, uintptr_t key)
 {
-    return &table[(key * 0x9e3779b97f4a7c15ull) >> (64 - PLACE_MEMO_SET_BITS)];
+    return &table[place_claim_hash(key, PLACE_MEMO_SET_BITS)];
 }
 
 /* Ends m's frames with the mark: done as m becomes a trusted entry. */

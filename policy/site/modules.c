@@ -10,6 +10,7 @@
 
 #include "../../config/values.h"
 #include "../base/glibc.h"
+#include "../base/claim.h"
 #include "../base/fmt.h"
 #include "../base/glob.h"
 #include "../base/large.h"
@@ -139,7 +140,7 @@ static unsigned exact_slot(const char *name, size_t n)
     uint64_t head = 0, tail = 0;
     memcpy(&head, name, n < 8 ? n : 8);
     memcpy(&tail, name + (n < 8 ? 0 : n - 8), n < 8 ? n : 8);
-    return (unsigned)(((head ^ tail * 31 ^ n) * 0x9e3779b97f4a7c15ull) >> (64 - EXACT_BITS));
+    return (unsigned)place_claim_hash(head ^ tail * 31 ^ n, EXACT_BITS);
 }
 
 static void index_known(void)
