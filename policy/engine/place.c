@@ -230,7 +230,8 @@ static inline __attribute__((always_inline)) void *from_bin(struct place_bins *b
     /* the fast path pops without place_bin_pop's test: its caller saw the bin hold one */
     PLACE_ASSERT(bin->n > 0 && bin->n <= bin->cap);
     void *p = bin->item[--bin->n];
-    PLACE_ASSERT(place_slabs_block_class(t->slabs, p) == c); /* a bin holds its class */
+    /* its class's, or a larger one's lent (tiers/cache.h) */
+    PLACE_ASSERT(place_slabs_block_class(t->slabs, p) >= c);
     struct place_slot *slot = place_self.slot;
     place_placed_count(&slot->placed, t->index, PLACE_EV_ALLOCS);
     if (place_counting) { /* only a report reads the sites, and samples */

@@ -30,13 +30,26 @@ void place_cache_caps(uint64_t limit, uint8_t caps[PLACE_CLASSES])
     }
 }
 
-static void give_back(struct place_tier *t, struct place_slabs *s, unsigned c, void *const *blocks,
-                      unsigned n)
+/* n blocks of bin c of b back to s: the bytes. A bin that was lent blocks gives each
+ * run of blocks of one class to that class. */
+static size_t give_back(struct place_tier *t, struct place_slabs *s, struct place_bins *b,
+                        unsigned c, void *const *blocks, unsigned n)
 {
-    if (!n)
-        return;
-    place_slabs_give(s, c, blocks, n);
-    place_tier_release(t, (int64_t)n * place_class_size[c]);
+    size_t bytes = 0;
+    for (unsigned k = 0, m; k < n; k += m) {
+        unsigned cls = c;
+        m = n - k;
+        if (b->lent[c]) {
+            cls = place_slabs_block_class(s, blocks[k]);
+            for (m = 1; k + m < n && place_slabs_block_class(s, blocks[k + m]) == cls; m++)
+                ;
+        }
+        PLACE_ASSERT(cls >= c && cls < PLACE_CLASSES);
+        place_slabs_give(s, cls, blocks + k, m);
+        bytes += (size_t)m * place_class_size[cls];
+    }
+    place_tier_release(t, (int64_t)bytes);
+    return bytes;
 }
 
 /* Bin c of b back to its pool: the bytes. */
@@ -45,9 +58,9 @@ static size_t flush_bin(struct place_tier *t, struct place_slabs *s, struct plac
 {
     struct place_bin *bin = &b->bin[c];
     PLACE_ASSERT(bin->n <= bin->cap);
-    size_t bytes = (size_t)bin->n * place_class_size[c];
-    give_back(t, s, c, bin->item, bin->n);
+    size_t bytes = give_back(t, s, b, c, bin->item, bin->n);
     bin->n = 0;
+    b->lent[c] = false;
     return bytes;
 }
 
@@ -162,6 +175,8 @@ void *place_cache_refill(struct place_tier *t, struct place_slabs *s, unsigned c
         b->part = part;
     }
     struct place_bin *bin = &b->bin[c];
+    if (b->lent[c])
+        flush_bin(t, s, b, c);
     size_t size = place_class_size[c];
     grow(b, c, s->caps[c]); /* a class this thread keeps asking for: a longer bin */
     unsigned n = bin->cap / 2 + 1;
@@ -205,6 +220,50 @@ void *place_cache_refill(struct place_tier *t, struct place_slabs *s, unsigned c
     return got[0];
 }
 
+enum { LEND_MIN = 1024 };
+
+void *place_cache_lend(struct place_tier *t, struct place_slabs *s, unsigned c, unsigned part)
+{
+    struct place_bins *b = place_cache_bins(t->index);
+    if (!b || b == &no_bins || b->part != part || place_class_size[c] < LEND_MIN ||
+        !place_slabs_fresh(s, c, part))
+        return NULL;
+    struct place_bin *to = &b->bin[c];
+    PLACE_ASSERT(to->n == 0);
+    uint32_t most = place_class_size[c] + place_class_size[c] / 2;
+    for (unsigned j = c + 1; j < PLACE_CLASSES && place_class_size[j] <= most; j++) {
+        struct place_bin *from = &b->bin[j];
+        if (!from->n)
+            continue;
+        grow(b, c, s->caps[c]); /* as a refill would have */
+        /* half of them, one handed out at once: at most a refill's batch (cap / 2 + 1) */
+        unsigned n = (from->n + 1) / 2;
+        if (n > to->cap / 2 + 1)
+            n = to->cap / 2 + 1;
+        from->n -= n;
+        memcpy(to->item, from->item + from->n, n * sizeof to->item[0]);
+        to->n = n - 1;
+        b->lent[c] = true;
+        return to->item[n - 1];
+    }
+    return NULL;
+}
+
+void *place_bin_pop_aligned(struct place_bins *b, unsigned c, size_t align)
+{
+    struct place_bin *bin = &b->bin[c];
+    if (!b->lent[c]) /* c is a class whose every block is aligned so */
+        return place_bin_pop(b, c);
+    for (uint32_t k = bin->n; k-- > 0;) {
+        void *p = bin->item[k];
+        if ((uintptr_t)p % align == 0) {
+            bin->item[k] = bin->item[--bin->n];
+            return p;
+        }
+    }
+    return NULL;
+}
+
 void place_cache_overflow(struct place_tier *t, struct place_slabs *s, unsigned c, void *p)
 {
     struct place_bins *b = own_bins(t, s);
@@ -215,11 +274,11 @@ void place_cache_overflow(struct place_tier *t, struct place_slabs *s, unsigned 
         return;
     unsigned half = bin->n - bin->n / 2;
     /* the oldest half goes: the newest are the likeliest still in the CPU's cache */
-    give_back(t, s, c, bin->item, half);
+    give_back(t, s, b, c, bin->item, half);
     memmove(bin->item, bin->item + half, (bin->n - half) * sizeof bin->item[0]);
     bin->n -= half;
     if (!place_bin_push(b, c, p))
-        give_back(t, s, c, &p, 1);
+        give_back(t, s, b, c, &p, 1);
 }
 
 size_t place_cache_flush(struct place_tier *t, struct place_slabs *s)
@@ -229,13 +288,32 @@ size_t place_cache_flush(struct place_tier *t, struct place_slabs *s)
     return b && b != &no_bins ? flush_bins(t, s, b) : 0;
 }
 
+/* The bytes bin c of b holds, read as they stand: a lent block's by its own class, when
+ * the item read is still one of s's blocks (another thread may be changing the bin). */
+static int64_t bin_held(const struct place_slabs *s, const struct place_bins *b, unsigned c)
+{
+    const struct place_bin *bin = &b->bin[c];
+    uint32_t n = __atomic_load_n(&bin->n, __ATOMIC_RELAXED);
+    if (!__atomic_load_n(&b->lent[c], __ATOMIC_RELAXED))
+        return (int64_t)n * place_class_size[c];
+    int64_t sum = 0;
+    for (uint32_t k = 0; k < n && k < PLACE_BIN_MAX; k++) {
+        const void *p = __atomic_load_n(&bin->item[k], __ATOMIC_RELAXED);
+        bool ours = place_slabs_own(s, p) || place_extents_own(place_slabs_runs_of(s, p), p);
+        unsigned cls = ours ? place_slabs_block_class(s, p) : c;
+        sum += place_class_size[cls < PLACE_CLASSES ? cls : c];
+    }
+    return sum;
+}
+
 int64_t place_cache_held(unsigned k)
 {
+    const struct place_slabs *s = place_tiers[k]->slabs;
     int64_t sum = 0;
     for (struct place_tcache *c = __atomic_load_n(&caches, __ATOMIC_ACQUIRE); c; c = c->next) {
         struct place_bins *b = __atomic_load_n(&c->tier[k], __ATOMIC_ACQUIRE);
         for (unsigned j = 0; b && j < PLACE_CLASSES; j++)
-            sum += (int64_t)__atomic_load_n(&b->bin[j].n, __ATOMIC_RELAXED) * place_class_size[j];
+            sum += bin_held(s, b, j);
     }
     return sum;
 }

@@ -204,6 +204,19 @@ unsigned place_slabs_take(struct place_slabs *s, unsigned c, unsigned part, void
     return got;
 }
 
+bool place_slabs_fresh(const struct place_slabs *s, unsigned c, unsigned part)
+{
+    size_t size = place_class_size[c];
+    if (size > s->max) {
+        const struct place_extents *e = &s->runs[part];
+        return !__atomic_load_n(&e->kept[size >> e->shift], __ATOMIC_RELAXED);
+    }
+    if (__atomic_load_n(&s->depot[part * PLACE_CLASSES + c].n, __ATOMIC_RELAXED))
+        return false;
+    struct place_slab *sl = __atomic_load_n(&s->partial[part][c], __ATOMIC_RELAXED);
+    return !sl || !__atomic_load_n(&sl->free, __ATOMIC_RELAXED);
+}
+
 /* The part all n blocks are of, or s->nparts when they are of more than one (another
  * thread's blocks freed into a bin of a near = cpu tier). */
 static unsigned part_of(const struct place_slabs *s, void *const *blocks, unsigned n)

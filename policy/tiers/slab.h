@@ -171,6 +171,12 @@ static inline unsigned place_slabs_block_class(const struct place_slabs *s, cons
 unsigned place_slabs_take(struct place_slabs *s, unsigned c, unsigned part, void **out, unsigned n,
                           bool grow);
 
+/* Whether a take of class c from part `part` of s would hand out memory no block has
+ * touched yet: its depot empty, and its partial slab's list of blocks given back too (or
+ * no slab partial); for a run class, no run of its length kept. Read unlocked, as a hint:
+ * another thread may change it at once. */
+bool place_slabs_fresh(const struct place_slabs *s, unsigned c, unsigned part);
+
 /* Part `part`'s kept runs merged into its free runs (a trim's; a take from the top merges
  * them itself when they hold much: tiers/extent.h). */
 void place_slabs_merge(struct place_slabs *s, unsigned part);

@@ -92,3 +92,12 @@ INI
         [ "${BASH_REMATCH[1]}" -lt 1024 ]
     done
 }
+
+@test "a class whose refill would touch fresh memory is lent a larger class's cached blocks: counted as theirs, never misaligned" {
+    # 2000 bytes is class 2048; blocks of 2200 (class 2304) freed into the thread's bin are
+    # lent to it; an aligned request skips those its alignment does not fit
+    arena_policy "$BATS_TEST_TMPDIR/a.ini" 0..
+    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$BATS_TEST_TMPDIR/a.ini" "$PROGS/caches" lend
+    assert_success
+    assert_output "usable 2304, used 2304, misaligned 0, then 0"
+}

@@ -11,8 +11,13 @@
  *                          once the thread has exited
  *   caches align           posix_memalign and aligned_alloc at every alignment from 16
  *                          bytes to 64 KiB, sizes up to 70 000: how many blocks were
- *                          misaligned, and how many came from node a */
+ *                          misaligned, and how many came from node a
+ *   caches lend            blocks of 2200 bytes freed into the thread's bin, then one
+ *                          of 2000: its usable size (2304: a larger block lent) and
+ *                          node a's bytes in use; then eight of 2000 aligned to 2 KiB:
+ *                          how many are not; what node a has in use once all are freed */
 #include <libplace.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -131,6 +136,14 @@ static int forked(void)
     return 0;
 }
 
+/* p's address, which the compiler cannot know: it takes aligned_alloc's result to be
+ * aligned as asked (glibc declares it alloc_align) and folds the test away. */
+static uintptr_t address(void *p)
+{
+    void *volatile v = p;
+    return (uintptr_t)v;
+}
+
 static int aligned(void)
 {
     int misaligned = 0, in_a = 0, n = 0;
@@ -140,12 +153,40 @@ static int aligned(void)
             if (n % 2 ? posix_memalign(&p, align, size) != 0 : !(p = aligned_alloc(align, size)))
                 return 1;
             char node[8] = "";
-            misaligned += (uintptr_t)p % align != 0;
+            misaligned += address(p) % align != 0;
             in_a += place_node_of(p, node, sizeof node) > 0 && strcmp(node, "a") == 0;
             memset(p, 1, size);
             free(p);
         }
     printf("%d blocks, %d misaligned, %d in a\n", n, misaligned, in_a);
+    return 0;
+}
+
+static int lend(void)
+{
+    void *big[32], *q[8];
+    for (int k = 0; k < 32; k++)
+        if (!(big[k] = malloc(2200)))
+            return 1;
+    for (int k = 0; k < 32; k++)
+        free(big[k]);
+    void *p = malloc(2000);
+    if (!p)
+        return 1;
+    size_t usable = malloc_usable_size(p);
+    long long used = place_used("a"); /* p alone: the blocks lent with it are cached */
+    int misaligned = 0;
+    for (int k = 0; k < 8; k++) {
+        if (!(q[k] = aligned_alloc(2048, 2000)))
+            return 1;
+        misaligned += address(q[k]) % 2048 != 0;
+    }
+    free(p);
+    for (int k = 0; k < 8; k++)
+        free(q[k]);
+    /* printed last: stdout's buffer is a block of node a too */
+    printf("usable %zu, used %lld, misaligned %d, then %lld\n", usable, used, misaligned,
+           place_used("a"));
     return 0;
 }
 
@@ -159,6 +200,8 @@ int main(int argc, char **argv)
     }
     if (argc == 2 && strcmp(argv[1], "fork") == 0)
         return forked();
-    fprintf(stderr, "usage: caches tiers N ITERS | caches fork | caches align\n");
+    if (argc == 2 && strcmp(argv[1], "lend") == 0)
+        return lend();
+    fprintf(stderr, "usage: caches tiers N ITERS | caches fork | caches align | caches lend\n");
     return 2;
 }
