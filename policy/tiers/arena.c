@@ -189,11 +189,14 @@ static void *arena_alloc(struct place_tier *t, const struct place_request *r, bo
         p = !b ? NULL : r->align > 16 ? place_bin_pop_aligned(b, c, r->align) : place_bin_pop(b, c);
         /* its class's, or a larger one's lent (tiers/cache.h) */
         PLACE_ASSERT(!p || place_slabs_block_class(&a->slabs, p) >= c);
-        if (!p && r->align <= 16)
-            p = place_cache_lend(t, &a->slabs, c, caller_part(a));
         if (!p) {
-            drain(t, a);
-            p = place_cache_refill(t, &a->slabs, c, caller_part(a), force, limited);
+            unsigned part = caller_part(a);
+            if (r->align <= 16)
+                p = place_cache_lend(t, &a->slabs, c, part);
+            if (!p) {
+                drain(t, a);
+                p = place_cache_refill(t, &a->slabs, c, part, force, limited);
+            }
         }
         if (p && r->call == PLACE_CALLOC)
             memset(p, 0, r->size);
