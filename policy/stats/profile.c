@@ -39,8 +39,11 @@ int64_t place_profile_interval(uint64_t *seed)
     return next < 1 ? 1 : next > 4e18 ? (int64_t)4e18 : (int64_t)next;
 }
 
-/* Sites: by their frames, in a table that keeps what it once took ("other sites" past
- * it). Blocks: by address, open addressing grown by doubling, backward-shift deletion. */
+/* Sites: by their frames, found through a table of indices (site_index), held in sites in
+ * the order they were first seen, which keeps what it once took ("other sites" past it):
+ * a process's sites fill the first of sites' pages, where entries hashed over all 1.6 MB
+ * of it wrote a page each (espresso with a report: 1.7 MB of its max RSS). Blocks: by
+ * address, open addressing grown by doubling, backward-shift deletion. */
 enum { SITE_BITS = 12, SITES = 1 << SITE_BITS, OTHER = SITES };
 
 struct site {
@@ -58,6 +61,8 @@ struct site {
     uint64_t touched_now; /* the interval being added */
 };
 static struct site sites[SITES + 1] PLACE_LARGE;
+static uint16_t site_index[SITES] PLACE_LARGE; /* by hash: a site's place in sites, plus one */
+static unsigned nsites;                        /* sites taken: the first nsites of sites */
 
 struct block {
     uintptr_t p; /* 0: free */
@@ -93,16 +98,19 @@ static uint32_t site_of(const struct place_sample *s)
         h = mix(h ^ s->frames[k]);
     h |= 1;
     for (unsigned k = 0; k < 32; k++) {
-        struct site *e = &sites[(h + k) & (SITES - 1)];
-        if (e->hash == h && e->n == s->n &&
-            memcmp(e->frames, s->frames, s->n * sizeof s->frames[0]) == 0)
-            return (uint32_t)(e - sites);
-        if (e->hash == 0) {
+        uint16_t *i = &site_index[(h + k) & (SITES - 1)];
+        if (*i == 0) { /* a site of its own: one a slot, so sites has room for it */
+            struct site *e = &sites[nsites];
             e->hash = h;
             e->n = s->n;
             memcpy(e->frames, s->frames, s->n * sizeof s->frames[0]);
+            *i = (uint16_t)++nsites;
             return (uint32_t)(e - sites);
         }
+        struct site *e = &sites[*i - 1];
+        if (e->hash == h && e->n == s->n &&
+            memcmp(e->frames, s->frames, s->n * sizeof s->frames[0]) == 0)
+            return (uint32_t)(e - sites);
     }
     return OTHER;
 }
