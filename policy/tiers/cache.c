@@ -222,10 +222,9 @@ void *place_cache_refill(struct place_tier *t, struct place_slabs *s, unsigned c
 
 enum { LEND_MIN = 1024 };
 
-void *place_cache_lend(struct place_tier *t, struct place_slabs *s, unsigned c, unsigned part)
+void *place_cache_lend(struct place_bins *b, const struct place_slabs *s, unsigned c, unsigned part)
 {
-    struct place_bins *b = place_cache_bins(t->index);
-    if (!b || b == &no_bins || b->part != part || place_class_size[c] < LEND_MIN ||
+    if (b == &no_bins || b->part != part || place_class_size[c] < LEND_MIN ||
         !place_slabs_fresh(s, c, part))
         return NULL;
     struct place_bin *to = &b->bin[c];

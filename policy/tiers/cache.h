@@ -94,19 +94,20 @@ static inline bool place_cache_push(struct place_tier *t, unsigned c, void *p)
 }
 
 /* The slow paths, with the guard up. A block of class c aligned to align (a power of
- * two, more than 16) from b's bin, when it holds one: a block lent to it need not be. */
+ * two) from b's bin, when it holds one: a block lent to it need not be. */
 void *place_bin_pop_aligned(struct place_bins *b, unsigned c, size_t align);
 
-/* When the calling thread's bin of class c for t is empty and a refill from part `part`
- * of s would hand out memory no block has touched yet (place_slabs_fresh): half the
- * blocks of its first bin of a larger class, of at most half as large again, moved to
- * c's bin, and one of them returned; else NULL. Each class keeps the pages its blocks
+/* When bin c of b (the calling thread's) is empty and a refill from part `part` of s
+ * would hand out memory no block has touched yet (place_slabs_fresh): half the blocks of
+ * its first bin of a larger class, of at most half as large again, moved to c's bin,
+ * and one of them returned; else NULL. Each class keeps the pages its blocks
  * touched for itself, so that a program's peak is the sum of its classes' peaks where
  * glibc's is the peak of their sum: espresso, all placed, peaked at 3448 KiB against
  * glibc's 2430, 3192 with blocks lent. Not below 1 KiB, where the classes lie close
  * (lending there made small pairs 145 -> 177 instructions: each class kept borrowing
  * from the next, its own bin never refilled). */
-void *place_cache_lend(struct place_tier *t, struct place_slabs *s, unsigned c, unsigned part);
+void *place_cache_lend(struct place_bins *b, const struct place_slabs *s, unsigned c,
+                       unsigned part);
 
 /* A block of class c for tier t from part `part` of its pool s, refilling the bin (its
  * batch reserved under the limit; force: past it); NULL with *limited true when the
