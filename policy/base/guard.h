@@ -31,7 +31,8 @@ struct place_thread {
     struct place_slot *slot;    /* this thread's slot, while it has one */
     struct place_tcache *cache; /* its caches of the arenas' blocks (policy/tiers/cache.h) */
     /* its memo of the stacks site lookups read (policy/site/memo.h): NULL until its first
-     * lookup and after its exit hook, and the module generation it was filled for */
+     * lookup and after its exit hook, and the module generation it was filled for: 0
+     * while there is no table (generations start at 1), so that a lookup tests it alone */
     struct place_memo_set *memos;
     uint32_t memos_gen;
     /* Bytes this thread may still ask for before its next allocation is sampled for the

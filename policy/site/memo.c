@@ -16,6 +16,8 @@ static pthread_once_t memo_once = PTHREAD_ONCE_INIT;
 /* pthread key destructor: a lookup after this one has no table (it unwinds) */
 static void drop_memos(void *table)
 {
+    place_self.memos_gen = 0; /* first: a lookup tests it alone */
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     munmap(table, PLACE_MEMO_SETS * sizeof *place_self.memos);
     place_self.memos = NULL;
     place_memos_none = true;

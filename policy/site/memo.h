@@ -109,10 +109,10 @@ static inline void place_memo_mark_end(struct place_memo *m)
  * each is checked until the frame where it differs. */
 static inline const struct place_memo *place_memo_hit(uintptr_t ra, uintptr_t key)
 {
-    struct place_memo_set *table = place_self.memos;
-    if (__builtin_expect(table == NULL || place_self.memos_gen != place_modules_generation(), 0))
+    /* the generation is never 0, the generation of no table (memos_gen's invariant) */
+    if (__builtin_expect(place_self.memos_gen != place_modules_generation(), 0))
         return NULL;
-    const struct place_memo_set *set = place_memo_set_of(table, key);
+    const struct place_memo_set *set = place_memo_set_of(place_self.memos, key);
 #pragma GCC unroll 4
     for (unsigned w = 0; w < PLACE_MEMO_WAYS; w++)
         if (set->key[w] == key && set->ra[w] == ra) {
