@@ -384,18 +384,16 @@ void *place_alloc(size_t size, enum place_call call, uintptr_t ra)
     if (__builtin_expect(size <= PLACE_SMALL_MAX, 1)) {
         unsigned c = place_size_class(size);
         struct place_tier *t = fast[c].tier;
-        if (t && size - fast[c].lo <= fast[c].span) {
-            if (fast[c].patterns) {
-                if (place_self.state <= PLACE_THREAD_ACTIVE) /* or NEW */
-                    return fast_site(size, call, ra, &fast[c]);
-            } else {
-                struct place_bins *b = place_cache_bins(t->index);
-                if (b && place_self.state == PLACE_THREAD_ACTIVE) {
-                    place_guard_enter();
-                    if (__builtin_expect(b->bin[c].n != 0, 1))
-                        return from_bin(b, c, t, size, ra, call, false);
-                    place_guard_leave(PLACE_THREAD_ACTIVE);
-                }
+        if (fast[c].patterns) { /* only a class with a tier has them: one test less */
+            if (size - fast[c].lo <= fast[c].span && place_self.state <= PLACE_THREAD_ACTIVE)
+                return fast_site(size, call, ra, &fast[c]); /* registered or NEW */
+        } else if (t && size - fast[c].lo <= fast[c].span) {
+            struct place_bins *b = place_cache_bins(t->index);
+            if (b && place_self.state == PLACE_THREAD_ACTIVE) {
+                place_guard_enter();
+                if (__builtin_expect(b->bin[c].n != 0, 1))
+                    return from_bin(b, c, t, size, ra, call, false);
+                place_guard_leave(PLACE_THREAD_ACTIVE);
             }
         }
     }
