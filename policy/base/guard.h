@@ -15,7 +15,6 @@
 #include "assert.h"
 
 struct place_slot;
-struct place_tcache;
 
 enum place_thread_state {
     PLACE_THREAD_NEW,    /* not registered yet (or libplace not ready) */
@@ -28,8 +27,7 @@ struct place_thread {
     /* glibc's blocks this thread allocated and freed, while ACTIVE (the hot path tests
      * the state and leaves every other one to the slow path) */
     uint64_t allocs, frees;
-    struct place_slot *slot;    /* this thread's slot, while it has one */
-    struct place_tcache *cache; /* its caches of the arenas' blocks (policy/tiers/cache.h) */
+    struct place_slot *slot; /* this thread's slot, while it has one */
     /* its memo of the stacks site lookups read (policy/site/memo.h): NULL until its first
      * lookup and after its exit hook, and the module generation it was filled for: 0
      * while there is no table (generations start at 1), so that a lookup tests it alone */

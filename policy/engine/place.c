@@ -319,7 +319,7 @@ site_taken(size_t size, enum place_call call, uintptr_t ra, const struct fast_cl
     unsigned c = (unsigned)(f - fast); /* a subtraction and a shift, beside the tier's load */
     struct place_tier *t = f->tier;
     struct place_bins *b = place_cache_bins(t->index);
-    if (b && place_self.slot && b->bin[c].n != 0)
+    if (place_self.slot && b->bin[c].n != 0)
         return from_bin(b, c, t, size, ra, call, true);
     return site_taken_slow(size, c, call, ra);
 }
@@ -389,7 +389,7 @@ void *place_alloc(size_t size, enum place_call call, uintptr_t ra)
                 return fast_site(size, call, ra, &fast[c]); /* registered or NEW */
         } else if (t && size - fast[c].lo <= fast[c].span) {
             struct place_bins *b = place_cache_bins(t->index);
-            if (b && place_self.state == PLACE_THREAD_ACTIVE) {
+            if (place_self.state == PLACE_THREAD_ACTIVE) {
                 place_guard_enter();
                 if (__builtin_expect(b->bin[c].n != 0, 1))
                     return from_bin(b, c, t, size, ra, call, false);

@@ -186,12 +186,12 @@ static void *arena_alloc(struct place_tier *t, const struct place_request *r, bo
         p = take_large(t, a, r, force, limited);
     } else {
         struct place_bins *b = place_cache_bins(t->index);
-        p = !b ? NULL : r->align ? place_bin_pop_aligned(b, c, r->align) : place_bin_pop(b, c);
+        p = r->align ? place_bin_pop_aligned(b, c, r->align) : place_bin_pop(b, c);
         /* its class's, or a larger one's lent (tiers/cache.h) */
         PLACE_ASSERT(!p || place_slabs_block_class(&a->slabs, p) >= c);
         if (!p) {
             unsigned part = caller_part(a);
-            if (b && !r->align) /* a lent block need not be aligned as asked */
+            if (!r->align) /* a lent block need not be aligned as asked */
                 p = place_cache_lend(b, &a->slabs, c, part);
             if (!p) {
                 drain(t, a);

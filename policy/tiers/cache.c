@@ -15,11 +15,15 @@ static struct place_tcache *caches;
 static pthread_key_t exit_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 
-/* A thread that exited: bins of no room, so whatever it allocates or frees after its
- * exit hook goes to the shared pool one block at a time. Shared by every such thread:
- * never grown. */
+/* Bins of no room: a tier's in a thread's cache until its bins are made (or when they
+ * cannot be), so that its blocks go to and from the shared pool, and every tier's in the
+ * caches of a thread before its first bins (unmade: its cache is made then) and after
+ * its exit hook (exited: one block at a time from then on). Shared: never grown. */
 static struct place_bins no_bins PLACE_LARGE;
+static struct place_tcache unmade = {.tier = {[0 ... PLACE_MAX_TIERS - 1] = &no_bins}};
 static struct place_tcache exited = {.tier = {[0 ... PLACE_MAX_TIERS - 1] = &no_bins}};
+
+__thread struct place_tcache *place_cache_self __attribute__((tls_model("initial-exec"))) = &unmade;
 
 void place_cache_caps(uint64_t limit, uint8_t caps[PLACE_CLASSES])
 {
@@ -76,7 +80,7 @@ static size_t flush_bins(struct place_tier *t, struct place_slabs *s, struct pla
 static void flush_all(struct place_tcache *c)
 {
     for (unsigned k = 0; k < PLACE_MAX_TIERS; k++)
-        if (c->tier[k] && c->tier[k] != &no_bins)
+        if (c->tier[k] != &no_bins)
             flush_bins(place_tiers[k], place_tiers[k]->slabs, c->tier[k]);
 }
 
@@ -90,7 +94,7 @@ static void thread_exit(void *arg)
     PLACE_ASSERT(c->owner == &place_self);
     c->owner = NULL;
     place_unlock(&registry, PLACE_RANK_ARENAS);
-    place_self.cache = &exited;
+    place_cache_self = &exited;
     place_guard_leave(was);
 }
 
@@ -110,14 +114,16 @@ static void *fresh(size_t size)
 /* The calling thread's cache, made (or taken over from an exited thread) at first use. */
 static struct place_tcache *own_cache(void)
 {
-    struct place_tcache *c = place_self.cache;
-    if (c)
+    struct place_tcache *c = place_cache_self;
+    if (c != &unmade)
         return c;
     pthread_once(&key_once, make_key);
     place_lock(&registry, PLACE_RANK_ARENAS);
     for (c = caches; c && c->owner; c = c->next)
         ;
     if (!c && (c = fresh(sizeof *c))) {
+        for (unsigned k = 0; k < PLACE_MAX_TIERS; k++) /* so that the fast paths test none */
+            c->tier[k] = &no_bins;
         c->next = caches;
         __atomic_store_n(&caches, c, __ATOMIC_RELEASE); /* readers walk it unlocked */
     }
@@ -126,7 +132,7 @@ static struct place_tcache *own_cache(void)
     place_unlock(&registry, PLACE_RANK_ARENAS);
     if (!c)
         return &exited;
-    place_self.cache = c;
+    place_cache_self = c;
     pthread_setspecific(exit_key, c);
     return c;
 }
@@ -155,7 +161,7 @@ static struct place_bins *own_bins(struct place_tier *t, struct place_slabs *s)
 {
     struct place_tcache *c = own_cache();
     struct place_bins *b = c->tier[t->index];
-    if (b)
+    if (b != &no_bins || c == &exited)
         return b;
     if (!(b = fresh(sizeof *b)))
         return &no_bins;
@@ -282,9 +288,8 @@ void place_cache_overflow(struct place_tier *t, struct place_slabs *s, unsigned 
 
 size_t place_cache_flush(struct place_tier *t, struct place_slabs *s)
 {
-    struct place_tcache *c = place_self.cache;
-    struct place_bins *b = c ? c->tier[t->index] : NULL;
-    return b && b != &no_bins ? flush_bins(t, s, b) : 0;
+    struct place_bins *b = place_cache_bins(t->index);
+    return b != &no_bins ? flush_bins(t, s, b) : 0;
 }
 
 /* The bytes bin c of b holds, read as they stand: a lent block's by its own class, when
@@ -311,7 +316,7 @@ int64_t place_cache_held(unsigned k)
     int64_t sum = 0;
     for (struct place_tcache *c = __atomic_load_n(&caches, __ATOMIC_ACQUIRE); c; c = c->next) {
         struct place_bins *b = __atomic_load_n(&c->tier[k], __ATOMIC_ACQUIRE);
-        for (unsigned j = 0; b && j < PLACE_CLASSES; j++)
+        for (unsigned j = 0; b != &no_bins && j < PLACE_CLASSES; j++)
             sum += bin_held(s, b, j);
     }
     return sum;
@@ -338,7 +343,7 @@ void place_caches_postfork_child(void)
             flush_all(c);
         } else { /* its blocks stay out, and counted: a leak, never a block handed out twice */
             for (unsigned k = 0; k < PLACE_MAX_TIERS; k++)
-                for (unsigned j = 0; c->tier[k] && j < PLACE_CLASSES; j++)
+                for (unsigned j = 0; c->tier[k] != &no_bins && j < PLACE_CLASSES; j++)
                     c->tier[k]->bin[j].n = 0;
         }
         c->owner = NULL;

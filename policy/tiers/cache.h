@@ -49,11 +49,15 @@ struct place_tcache {
     const struct place_thread *owner; /* its thread's state; NULL: free for a new thread */
 };
 
-/* The bins of the calling thread for tier index k, or NULL (not made yet). */
+/* The calling thread's caches: until its first bins a cache whose every tier has bins of
+ * no room (none of their blocks, no room for one), and after its exit hook another such
+ * one; never NULL, so that the fast paths test no pointer on their way to a bin. */
+extern __thread struct place_tcache *place_cache_self __attribute__((tls_model("initial-exec")));
+
+/* The bins of the calling thread for tier index k: bins of no room until they are made. */
 static inline struct place_bins *place_cache_bins(unsigned k)
 {
-    struct place_tcache *c = place_self.cache;
-    return __builtin_expect(c != NULL, 1) ? c->tier[k] : NULL;
+    return place_cache_self->tier[k];
 }
 
 static inline void *place_bin_pop(struct place_bins *b, unsigned c)
@@ -89,8 +93,7 @@ static inline bool place_bin_push(struct place_bins *b, unsigned c, void *p)
  * release). With the guard up. */
 static inline bool place_cache_push(struct place_tier *t, unsigned c, void *p)
 {
-    struct place_bins *b = place_cache_bins(t->index);
-    return b && place_bin_push(b, c, p);
+    return place_bin_push(place_cache_bins(t->index), c, p);
 }
 
 /* The slow paths, with the guard up. A block of class c aligned to align (a power of
