@@ -42,7 +42,8 @@ struct place_bins {
     bool lent[PLACE_CLASSES]; /* the bin got larger classes' blocks since it was last emptied */
 };
 
-/* One thread's caches, one set of bins per arena tier (made at its first use). */
+/* One thread's caches, one set of bins per arena tier (made at its first use; until then
+ * the bins of no room). */
 struct place_tcache {
     struct place_bins *tier[PLACE_MAX_TIERS];
     struct place_tcache *next;       /* every cache ever made */
