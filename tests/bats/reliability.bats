@@ -75,6 +75,23 @@ status 5"
     done
 }
 
+@test "threads that allocate under a site rule after libplace dropped their memo of stacks" {
+    # from a destructor of a key made after libplace's memo key, which runs after it: each
+    # lookup finds no table (the memo's generation is 0 then, and a lookup tests nothing
+    # else), is walked anew and taken
+    local want p=$BATS_TEST_TMPDIR/late.ini
+    want=$("$PROGS/late_sites")
+    policy "$p" "[tier node]" "kind = dram" "[rule late]" "site = site_alloc" "depth = 2" "to = node"
+    run --separate-stderr timeout 60 env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$p" LIBPLACE_REPORT=stderr \
+        "$PROGS/late_sites"
+    assert_success
+    assert_output "$want"
+    # 4 threads, each 1 block before its exit and 64 in the destructor, all placed (the
+    # peak depends on how the threads overlap)
+    [[ "$stderr" =~ libplace:\ node\ +dram\ +none\ +0\ B\ +[0-9.]+\ [KM]?i?B\ +260\ +260 ]]
+    [[ "$stderr" =~ libplace:\ late\ +260\  ]]
+}
+
 @test "realloc keeps a placed block in its tier while it has room, whoever calls" {
     local p=$BATS_TEST_TMPDIR/hot.ini
     policy "$p" "[tier node]" "kind = dram" "[rule hot]" "size = 0.." "site = hot_*" "to = node"
