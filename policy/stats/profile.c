@@ -42,7 +42,8 @@ int64_t place_profile_interval(uint64_t *seed)
 /* Sites: by their frames, found through a table of indices (site_index), held in sites in
  * the order they were first seen, which keeps what it once took ("other sites" past it):
  * a process's sites fill the first of sites' pages, where entries hashed over all 1.6 MB
- * of it wrote a page each (espresso with a report: 1.7 MB of its max RSS). Blocks: by
+ * of it wrote a page each (espresso with a report: 1.7 MB of its max RSS), and the
+ * readers scan those alone (the sampler's every interval, a report's rows). Blocks: by
  * address, open addressing grown by doubling, backward-shift deletion. */
 enum { SITE_BITS = 12, SITES = 1 << SITE_BITS, OTHER = SITES };
 
@@ -385,11 +386,12 @@ unsigned place_profile_top(struct place_profile_row *out, unsigned n, unsigned *
     bool locked = place_lock_or_try(&lock, PLACE_RANK_PROFILE, wait);
     unsigned got = 0;
     *total = 0;
-    for (unsigned j = 0; j <= SITES; j++) {
-        if (!sites[j].samples)
+    for (unsigned j = 0; j <= nsites; j++) { /* the sites taken, then "other sites" */
+        const struct site *e = &sites[j < nsites ? j : OTHER];
+        if (!e->samples)
             continue;
         ++*total;
-        struct place_profile_row r = row_of(&sites[j]);
+        struct place_profile_row r = row_of(e);
         PLACE_TOP_INSERT(out, n, &got, r, bytes);
     }
     *r = rate;
@@ -404,7 +406,7 @@ unsigned place_profile_hottest(struct place_profile_row *out, unsigned n,
 {
     bool locked = place_lock_or_try(&lock, PLACE_RANK_PROFILE, wait);
     unsigned got = 0;
-    for (unsigned j = 0; j < SITES; j++) {
+    for (unsigned j = 0; j < nsites; j++) {
         if (!sites[j].tracked_blocks)
             continue;
         struct place_profile_row r = row_of(&sites[j]);
@@ -435,7 +437,7 @@ void place_profile_touched(const struct place_touch *t, size_t n, bool written)
             sites[t[k].site].written_sum += (double)t[k].written;
         }
     intervals++;
-    for (unsigned j = 0; j < SITES; j++) {
+    for (unsigned j = 0; j < nsites; j++) {
         struct site *e = &sites[j];
         if (!e->tracked_blocks)
             continue;
