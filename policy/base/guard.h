@@ -33,6 +33,10 @@ struct place_thread {
      * while there is no table (generations start at 1), so that a lookup tests it alone */
     struct place_memo_set *memos;
     uint32_t memos_gen;
+    /* the return address of its last stack whose caller alone decided every rule (none:
+     * 0), and that stack's masks in the memo's entry, valid while memos_gen is */
+    uintptr_t caller_ra;
+    const uint64_t *caller_masks;
     /* Bytes this thread may still ask for before its next allocation is sampled for the
      * profile (policy/stats/profile.h): 0 at its start, so that its first allocation
      * draws the first interval. */

@@ -367,10 +367,10 @@ __attribute__((noinline)) static void *fast_site(size_t size, enum place_call ca
 {
     place_guard_enter();
     uintptr_t key = place_memo_key(ra, place_stack_pointer());
-    const struct place_memo *m = place_memo_hit(ra, key);
-    if (!m)
+    const uint64_t *cum = place_memo_masks(ra, key);
+    if (!cum)
         return site_unknown(size, call, ra, f, key);
-    return site_known(size, f, call, ra, m->cum);
+    return site_known(size, f, call, ra, cum);
 }
 
 /* A small block whose class's first rule takes it, served by the rule's first tier's

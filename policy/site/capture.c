@@ -36,6 +36,8 @@ static struct place_memo *fill(struct place_memo_set *set, int w)
         set->way[w].seen = 0;
     }
     set->ra[w] = 0;
+    if (place_self.caller_masks == set->way[w].cum)
+        place_self.caller_ra = 0;
     return &set->way[w];
 }
 
@@ -86,16 +88,21 @@ const uint64_t *place_site_masks_unknown(uintptr_t ra, uintptr_t sp,
     struct place_memo_set *table = place_memos_own();
     if (table && place_self.memos_gen != gen) { /* filled for other modules: emptied */
         memset(table, 0, PLACE_MEMO_SETS * sizeof *table);
+        place_self.caller_ra = 0;
         place_self.memos_gen = gen;
     }
     struct place_memo_set *set = table ? place_memo_set_of(table, place_memo_key(ra, sp)) : NULL;
-    /* place_memo_hit found no trusted entry: the stack is walked into the set's next
+    /* place_memo_masks found no trusted entry: the stack is walked into the set's next
      * victim, trusted at once */
     struct place_memo *m = set ? fill(set, -1) : &spare;
     if (first == all_patterns || (depth <= 1 && !(mask & PLACE_WRAPPER))) {
         /* the caller alone decides (it matches every pattern, or it is the site and the
          * depth is 1): nothing to walk or check */
         place_frames_caller_only(m, ra, first);
+        if (set) { /* the next lookup from ra needs no probe (memo.h) */
+            place_self.caller_ra = ra;
+            place_self.caller_masks = m->cum;
+        }
     } else if (!place_site_walk(m, ra, depth, all_patterns, from)) {
         if (set) /* the victim stays free for libunwind's */
             set->victim = (unsigned)(m - set->way);
@@ -106,8 +113,8 @@ const uint64_t *place_site_masks_unknown(uintptr_t ra, uintptr_t sp,
 
 const uint64_t *place_site_masks(uintptr_t ra, uintptr_t sp)
 {
-    const struct place_memo *hit = place_memo_hit(ra, place_memo_key(ra, sp));
-    return hit ? hit->cum : place_site_masks_unknown(ra, sp, NULL);
+    const uint64_t *hit = place_memo_masks(ra, place_memo_key(ra, sp));
+    return hit ? hit : place_site_masks_unknown(ra, sp, NULL);
 }
 
 unsigned place_site_frames(uintptr_t ra, unsigned depth, uintptr_t *out)

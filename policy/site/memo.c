@@ -17,6 +17,7 @@ static pthread_once_t memo_once = PTHREAD_ONCE_INIT;
 static void drop_memos(void *table)
 {
     place_self.memos_gen = 0; /* first: a lookup tests it alone */
+    place_self.caller_ra = 0;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     munmap(table, PLACE_MEMO_SETS * sizeof *place_self.memos);
     place_self.memos = NULL;

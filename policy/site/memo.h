@@ -6,7 +6,9 @@
  * address into the caller and the stack pointer at the call: a program's hot sites (a
  * few hundred) each keep their entry. An entry is trusted once the stack slot of each of
  * its frames' return addresses is known: the same key whose slots still hold those
- * addresses has the same frames. */
+ * addresses has the same frames. A stack whose caller alone decided (it matched every
+ * pattern the rules name) has no frames past it to check: the thread's last such caller
+ * is found by its return address alone, before the key's set is probed. */
 #ifndef PLACE_MEMO_H
 #define PLACE_MEMO_H
 
@@ -102,16 +104,24 @@ static inline void place_memo_mark_end(struct place_memo *m)
     m->frame[m->raw] = (struct place_memo_frame){PLACE_MEMO_END, (uintptr_t)&place_memo_end_slot};
 }
 
-/* The trusted entry of key (place_memo_key's of ra and the stack pointer) whose frames
- * are still there, else NULL. With the guard up: a signal handler's lookup would rewrite
- * the entry being read. A table filled for other modules holds none. One key may have
- * several entries (the same call at the same depth from different callers further up):
- * each is checked until the frame where it differs. */
-static inline const struct place_memo *place_memo_hit(uintptr_t ra, uintptr_t key)
+/* The masks (place_site_masks's) of the trusted entry of key (place_memo_key's of ra
+ * and the stack pointer) whose frames are still there, else NULL. With the guard up: a
+ * signal handler's lookup would rewrite the entry being read. A table filled for other
+ * modules holds none. The thread's last stack whose caller alone decided is found by
+ * its return address alone. One key may have several entries (the same call at the same
+ * depth from different callers further up): each is checked until the frame where it
+ * differs. */
+static inline const uint64_t *place_memo_masks(uintptr_t ra, uintptr_t key)
 {
     /* the generation is never 0, the generation of no table (memos_gen's invariant) */
     if (__builtin_expect(place_self.memos_gen != place_modules_generation(), 0))
         return NULL;
+    if (ra == place_self.caller_ra) { /* any stack pointer, any frames above */
+        const uint64_t *cum = place_self.caller_masks;
+        if (!cum) /* set with its ra, never NULL: a hit tests no pointer */
+            __builtin_unreachable();
+        return cum;
+    }
     const struct place_memo_set *set = place_memo_set_of(place_self.memos, key);
 #pragma GCC unroll 4
     for (unsigned w = 0; w < PLACE_MEMO_WAYS; w++)
@@ -121,7 +131,7 @@ static inline const struct place_memo *place_memo_hit(uintptr_t ra, uintptr_t ke
             while (*(const uintptr_t *)f->slot == f->ra)
                 f++;
             if (f->ra == PLACE_MEMO_END)
-                return &set->way[w];
+                return set->way[w].cum;
         }
     return NULL;
 }

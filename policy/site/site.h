@@ -29,7 +29,7 @@
  * call. Runs with the re-entry guard up. */
 const uint64_t *place_site_masks(uintptr_t ra, uintptr_t sp);
 
-/* place_site_masks for a stack place_memo_hit (memo.h) did not find: the caller
+/* place_site_masks for a stack place_memo_masks (memo.h) did not find: the caller
  * alone, the thread's table made, or the stack walked (or traced or unwound) into a new
  * or an untrusted entry. from: a frame of the calling thread's between this call and
  * the allocation's entry point (PLACE_CFI_HERE), where the walk starts, or NULL (here):

@@ -234,6 +234,17 @@ libplace: policy not loaded (3 errors): the program does not start (on_error = a
     [ "$(node a allocations)" = 10000 ]
 }
 
+@test "a site its caller alone decides is found by its return address, and looked up again once its memo entry is replaced" {
+    # 600 stacks of another caller between each of hot_alloc's calls replace every entry of
+    # the thread's memo (64 sets of 4): the shortcut to hot_alloc's entry goes with it, so
+    # that each round's block is still the rule's and no other caller's is
+    local p=$BATS_TEST_TMPDIR/hot.ini
+    policy "$p" "[tier node]" "kind = dram" "[rule hot]" "site = hot_alloc" "depth = 4" "to = node"
+    run env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$p" "$PROGS/caller_sites"
+    assert_success
+    assert_output "$(for r in 0 1 2 3 4 5 6 7; do echo "round $r: hot node"; done; echo "cold: dram")"
+}
+
 @test "rules of different depths on one stack each read their own depth, past the stack's end too" {
     # frames from malloc: wrapper 1, left or right 2, main 3, then libc's start and _start;
     # every lookup reads 16 frames (the deepest rule's), more than the stack has
