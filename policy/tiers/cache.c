@@ -62,7 +62,9 @@ static size_t flush_bin(struct place_tier *t, struct place_slabs *s, struct plac
 {
     struct place_bin *bin = &b->bin[c];
     PLACE_ASSERT(bin->n <= bin->cap);
-    size_t bytes = give_back(t, s, b, c, bin->item, bin->n);
+    size_t bytes = 0;
+    if (bin->n != 0) /* most of an exiting thread's are empty: no release, no waiter woken */
+        bytes = give_back(t, s, b, c, bin->item, bin->n); /* which reads lent[c] */
     bin->n = 0;
     b->lent[c] = false;
     return bytes;
