@@ -123,6 +123,18 @@ nojob.[]"
     grep -Eq '^libplace: dram +dram +none +[0-9.]+ (B|KiB) ' "$BATS_TEST_TMPDIR/r"
 }
 
+@test "a site's counts from threads that exited before the report are all in it" {
+    # 8 threads one after another, each 100 blocks from thread_alloc: each hands its slot's
+    # counts over as it exits
+    local p=$BATS_TEST_TMPDIR/exited.ini
+    policy "$p" "[tier node]" "kind = dram" "[rule w]" "site = thread_alloc" "to = node"
+    run --separate-stderr env LD_PRELOAD="$LIB" LIBPLACE_POLICY="$p" LIBPLACE_REPORT=stderr "$PROGS/exited_sites"
+    assert_success
+    assert_output "8 threads"
+    [[ "$stderr" =~ libplace:\ w\ +800\ +50\.0\ KiB\ +node ]]
+    [[ "$stderr" =~ 50\.0\ KiB\ +800\ x\ +exited_sites!thread_alloc ]]
+}
+
 @test "a relative report path is taken from the directory the process started in" {
     mkdir -p "$BATS_TEST_TMPDIR/start%dir"
     cd "$BATS_TEST_TMPDIR/start%dir"
