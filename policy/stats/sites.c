@@ -9,6 +9,7 @@
 enum { SITE_BITS = 12, SITES = 1 << SITE_BITS, SITE_PROBES = 32 };
 _Static_assert(SITES + 1 == PLACE_SITE_SLOTS, "sites.h names the table's size");
 _Static_assert(SITES + PLACE_MAX_RULES + 1 == PLACE_SITE_ENTRIES, "sites.h names the entries");
+_Static_assert(PLACE_SLOT_SITES <= 64, "a bit each in a slot's sites_used");
 
 static _Atomic uint64_t site_keys[SITES] PLACE_LARGE;
 /* the sites, then "other sites" of rule -1 (none), 0, 1, ... */
@@ -34,12 +35,16 @@ void place_count_site_shared(uint64_t key, size_t size)
     add_site(entry(key), 1, size);
 }
 
-void place_sites_hand_over(struct place_site_pending *e, unsigned n)
+void place_sites_hand_over(struct place_slot *s)
 {
-    for (unsigned k = 0; k < n; k++)
-        if (e[k].key && e[k].allocs)
-            add_site(entry(e[k].key), e[k].allocs, e[k].bytes);
-    memset(e, 0, n * sizeof *e);
+    /* only the entries that took a key: an exiting thread's are mostly empty */
+    for (uint64_t used = s->sites_used; used; used &= used - 1) {
+        struct place_site_pending *e = &s->sites[__builtin_ctzll(used)];
+        if (e->key && e->allocs)
+            add_site(entry(e->key), e->allocs, e->bytes);
+        memset(e, 0, sizeof *e);
+    }
+    s->sites_used = 0;
 }
 
 /* A site the thread's pending entry e does not hold: e's counts go to the table, and e
@@ -56,6 +61,8 @@ void place_count_site_miss(struct place_site_pending *e, uint64_t key, size_t by
     }
     place_relaxed_store(&e->allocs, 0);
     place_relaxed_store(&e->bytes, 0);
+    struct place_slot *s = place_self.slot; /* e's: only a thread's own slot counts here */
+    s->sites_used |= 1ull << (e - s->sites);
     __atomic_store_n(&e->key, key, __ATOMIC_RELEASE);
     place_relaxed_store(&e->allocs, 1);
     place_relaxed_store(&e->bytes, bytes);

@@ -43,8 +43,8 @@ static inline unsigned place_site_slot(uint64_t key)
     return (unsigned)((key ^ key >> 6 ^ key >> 14) & (PLACE_SLOT_SITES - 1));
 }
 
-/* A thread's pending site counts handed over to the table (emptied). */
-void place_sites_hand_over(struct place_site_pending *e, unsigned n);
+/* Slot s's pending site counts handed over to the table (emptied). */
+void place_sites_hand_over(struct place_slot *s);
 
 void place_count_site_shared(uint64_t key, size_t size);
 void place_count_site_miss(struct place_site_pending *e, uint64_t key, size_t bytes);

@@ -51,7 +51,7 @@ static void merge_placed(struct place_slot *s)
             place_stats_count(&place_nodes[k], PLACE_EV_FREES, c->frees[k]);
     }
     memset(c, 0, sizeof *c);
-    place_sites_hand_over(s->sites, PLACE_SLOT_SITES);
+    place_sites_hand_over(s);
 }
 
 /* What a live slot holds of dram's counts: its thread's, read as they stand. */

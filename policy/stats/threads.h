@@ -36,6 +36,7 @@ struct place_slot {
     int64_t bytes; /* dram's estimate's change, less than a batch (stats/counters.h) */
     struct place_placed_counts placed;
     struct place_site_pending sites[PLACE_SLOT_SITES]; /* direct-mapped by key */
+    uint64_t sites_used; /* a bit for each of those that took a key: the ones handed over */
     bool live;
     bool counted; /* its thread is among the threads seen (it registered at an allocation) */
 } __attribute__((aligned(64)));
