@@ -13,15 +13,18 @@ __thread bool place_memos_none __attribute__((tls_model("initial-exec")));
 static pthread_key_t memo_key;
 static pthread_once_t memo_once = PTHREAD_ONCE_INIT;
 
-/* pthread key destructor: a lookup after this one has no table (it unwinds) */
+/* pthread key destructor: a lookup after this one has no table (it unwinds). With the
+ * guard up: a signal handler's lookup in between would find the table still there and
+ * fill it anew, its generation and its caller's masks, just before it goes. */
 static void drop_memos(void *table)
 {
-    place_self.memos_gen = 0; /* first: a lookup tests it alone */
+    uint8_t was = place_guard_enter();
+    place_self.memos_gen = 0; /* a lookup tests it alone */
     place_self.caller_ra = 0;
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     munmap(table, PLACE_MEMO_SETS * sizeof *place_self.memos);
     place_self.memos = NULL;
     place_memos_none = true;
+    place_guard_leave(was);
 }
 
 static void make_memo_key(void)
