@@ -9,13 +9,14 @@
 #include <string.h>
 
 #include "libplace.h"
+#include "site_frame.h"
 
 enum { ROUNDS = 8, DEPTH = 600 };
 
 __attribute__((noinline)) static void *hot_alloc(size_t n)
 {
     void *p = malloc(n);
-    __asm__ volatile("nop" ::: "memory"); /* not an allocation wrapper by its shape */
+    SITE_FRAME_KEPT();
     return p;
 }
 
@@ -26,7 +27,7 @@ __attribute__((noinline)) static void cold_alloc(int d)
 {
     if (d > 0) {
         cold_alloc(d - 1);
-        __asm__ volatile("nop" ::: "memory"); /* a frame of its own at each depth */
+        SITE_FRAME_KEPT(); /* a frame of its own at each depth */
         return;
     }
     void *p = malloc(48);

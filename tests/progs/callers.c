@@ -6,12 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "site_frame.h"
+
 __attribute__((noinline)) static char *wrapper(size_t n)
 {
     char *p = malloc(n);
-    /* no tail call: this frame stays; and the nop keeps it from being an allocation
-     * wrapper by its shape (policy/site/shape.h): it is frame 1 here */
-    __asm__ volatile("nop" ::: "memory");
+    SITE_FRAME_KEPT(); /* frame 1 here */
     return p;
 }
 

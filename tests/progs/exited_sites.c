@@ -6,12 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "site_frame.h"
+
 enum { THREADS = 8, BLOCKS = 100 };
 
 __attribute__((noinline)) void *thread_alloc(size_t n)
 {
     void *p = malloc(n);
-    __asm__ volatile("nop" ::: "memory"); /* not an allocation wrapper by its shape */
+    SITE_FRAME_KEPT();
     return p;
 }
 

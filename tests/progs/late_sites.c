@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "site_frame.h"
+
 enum { THREADS = 4, LATE = 64 };
 
 static pthread_key_t late_key;
@@ -19,7 +21,7 @@ __attribute__((noinline)) static unsigned char *site_alloc(size_t n, int c)
     unsigned char *p = malloc(n);
     if (p)
         memset(p, c, n);
-    __asm__ volatile("nop" ::: "memory"); /* not an allocation wrapper by its shape */
+    SITE_FRAME_KEPT();
     return p;
 }
 

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "site_frame.h"
+
 char *linked_alloc(size_t n);
 
 __attribute__((noinline)) static char *exe_alloc(size_t n)
@@ -20,9 +22,7 @@ __attribute__((noinline)) static char *exe_alloc(size_t n)
 __attribute__((noinline)) static char *wrapper(size_t n)
 {
     char *p = malloc(n);
-    /* no tail call: this frame stays; and the nop keeps it from being an allocation
-     * wrapper by its shape (policy/site/shape.h): it is frame 1 here */
-    __asm__ volatile("nop" ::: "memory");
+    SITE_FRAME_KEPT(); /* frame 1 here */
     return p;
 }
 
